@@ -1,0 +1,126 @@
+/**
+ * @file chapters/01_cpu_loop/main.cpp
+ * @brief Chapter 01: the serial sum on the CPU, the baseline of every later chapter.
+ *
+ * Shows: how to time a loop and turn the time into GB/s; why a 32-bit integer sum overflows
+ * (without committing the undefined behaviour); why a long float sum drifts, and two cures.
+ * Leaves out: threads and SIMD on the CPU; the GPU starts in chapter 02.
+ */
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cpu_sums.hpp"
+#include "tutorial/chapter_main.hpp"
+#include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
+
+namespace {
+
+using namespace tutorial;
+
+/// Host-side timing: steady_clock around each call, one warm-up, the median of @p reps.
+template <typename Sum>
+Row time_cpu(const std::string& name, double bytes, int reps, Sum&& sum) {
+  volatile double sink = static_cast<double>(sum());  // warm-up; `volatile` keeps the call
+  std::vector<double> samples;
+  for (int i = 0; i < reps; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    sink = static_cast<double>(sum());
+    const auto stop = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+  }
+  (void)sink;
+  Row row;
+  row.name = name;
+  row.work = bytes;
+  row.ms = summarize(samples);
+  return row;
+}
+
+/// "model name" from /proc/cpuinfo where there is one.
+std::string describe_cpu() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2) + ", one thread";
+  }
+  return "host CPU, one thread";
+}
+
+Report run_lesson(const Options& opt) {
+  const int64_t n = opt.n;
+  Report report;
+  report.chapter = "01_cpu_loop";
+  report.title = "the serial sum on the CPU";
+  report.device = describe_cpu();
+  report.problem = "n = " + std::to_string(n) + " int32 in [-2^30, 2^30] and n float in [0, 1)" +
+                   ", seed " + std::to_string(opt.seed);
+  report.reps = opt.reps;
+  report.headline = "int64 loop, 4 accumulators";
+
+  // Input: large integers, so that a 32-bit accumulator overflows within a few additions.
+  const std::vector<int32_t> ints = random_ints(n, opt.seed, -(1 << 30), 1 << 30);
+  const std::vector<float> floats = random_floats(n, opt.seed + 1, 0.0f, 1.0f);
+
+  // Reference (common/reference.hpp): the exact integer sum, the float sum in double.
+  const int64_t int_reference = reference_sum(ints);
+  const double float_reference = reference_sum(floats);
+  const double sum_abs = reference_sum_abs(floats);
+
+  // Integers: the 64-bit loop is exact; the 32-bit one is shown, not trusted.
+  report.checks.push_back(check_exact("int64 loop", chapter01::sum_int64(ints), int_reference));
+  report.checks.push_back(
+      check_exact("int64 loop, 4 accumulators", chapter01::sum_int64_unrolled(ints), int_reference));
+  const chapter01::Int32Sum narrow = chapter01::sum_int32_wrapping(ints);
+  report.notes.push_back("a 32-bit accumulator would end at " + std::to_string(narrow.wrapped) +
+                         " instead of " + std::to_string(int_reference) + ": " +
+                         std::to_string(narrow.overflows) + " of the " + std::to_string(n) +
+                         " additions overflowed int32");
+
+  // Floats: each sum within the rounding bound of its summation depth (verify.hpp).
+  const float serial = chapter01::sum_float_serial(floats);
+  const float pairwise = chapter01::sum_float_pairwise(floats.data(), floats.size());
+  const float kahan = chapter01::sum_float_kahan(floats);
+  int64_t pairwise_depth = 7;  // the leaves of 8 add 7 roundings, then one per tree level
+  for (int64_t span = 8; span < n; span *= 2) ++pairwise_depth;
+  report.checks.push_back(check_close("float serial", serial, float_reference,
+                                      sum_tolerance(n - 1, sum_abs)));
+  report.checks.push_back(check_close("float pairwise", pairwise, float_reference,
+                                      sum_tolerance(pairwise_depth, sum_abs)));
+  // Kahan's bound: (2u + O(n u^2)) * sum|x| (Higham, section 4.3).
+  const double kahan_bound =
+      (2 * kFloatUnitRoundoff + double(n) * kFloatUnitRoundoff * kFloatUnitRoundoff) * sum_abs;
+  report.checks.push_back(check_close("float Kahan", kahan, float_reference, kahan_bound));
+  for (const auto& [name, value] : {std::pair{"serial", serial}, std::pair{"pairwise", pairwise},
+                                    std::pair{"Kahan", kahan}}) {
+    const double error = value - float_reference;
+    report.notes.push_back(std::string("float ") + name + " sum is off by " +
+                           format_number(error) + " (relative " +
+                           format_number(error / float_reference) + ")");
+  }
+
+  // Timing: bytes the loop must read, over the median time.
+  const double int_bytes = double(n) * sizeof(int32_t);
+  const double float_bytes = double(n) * sizeof(float);
+  report.rows.push_back(time_cpu("int64 loop", int_bytes, opt.reps,
+                                 [&] { return chapter01::sum_int64(ints); }));
+  report.rows.push_back(time_cpu("int64 loop, 4 accumulators", int_bytes, opt.reps,
+                                 [&] { return chapter01::sum_int64_unrolled(ints); }));
+  report.rows.push_back(time_cpu("float serial", float_bytes, opt.reps,
+                                 [&] { return chapter01::sum_float_serial(floats); }));
+  report.rows.push_back(time_cpu("float pairwise", float_bytes, opt.reps, [&] {
+    return chapter01::sum_float_pairwise(floats.data(), floats.size());
+  }));
+  report.rows.push_back(time_cpu("float Kahan", float_bytes, opt.reps,
+                                 [&] { return chapter01::sum_float_kahan(floats); }));
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const OptionSpec spec{"ch01_cpu_loop", int64_t{1} << 24, false, 1, 1, 5};
+  return run_main(argc, argv, spec, run_lesson);
+}

@@ -1,0 +1,154 @@
+/**
+ * @file chapters/02_single_block_sum/main.cu
+ * @brief Chapter 02: the first kernel. One block of threads sums the whole array.
+ *
+ * Shows: a kernel launch; threads striding over the input so that neighbouring threads read
+ * neighbouring elements; partial sums in shared memory; __syncthreads(); per-block cycle
+ * counts with clock64(), and a measurement of why clock64() readings of different SMs cannot
+ * be subtracted.
+ * Leaves out: more than one block (chapter 03), a parallel final sum (chapters 03 and 04).
+ */
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tutorial/chapter_main.hpp"
+#include "tutorial/cub_sum.cuh"
+#include "tutorial/measure.cuh"
+#include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
+
+namespace {
+
+using namespace tutorial;
+
+/// One block as large as CUDA allows: every thread of the only block is one more load in
+/// flight, and a single block is all this chapter gets.
+constexpr int kBlockThreads = 1024;
+
+//! [reduce_single_block]
+/// The whole sum in one block: each thread adds every kBlockThreads-th element into its own
+/// register, writes that partial sum to shared memory, and thread 0 adds the partial sums.
+/// @pre launched as <<<1, kBlockThreads>>>; `out` points at one value.
+__global__ void reduce_single_block(const int32_t* __restrict__ in, int64_t n,
+                                    long long* __restrict__ out, BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  __shared__ long long partial[kBlockThreads];
+
+  // Stride by the block size: in each step the 1024 threads read 1024 consecutive ints, so a
+  // warp's 32 loads fall in one 128-byte segment (coalesced). 64-bit: n may pass 2^31.
+  long long sum = 0;
+  for (int64_t i = threadIdx.x; i < n; i += kBlockThreads) sum += in[i];
+  partial[threadIdx.x] = sum;
+
+  // Thread 0 reads every thread's slot next: all of them must have been written.
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    long long total = 0;
+    for (int t = 0; t < kBlockThreads; ++t) total += partial[t];  // 1024 dependent adds
+    *out = total;
+  }
+  block_clock_stop(slots, started);
+}
+//! [reduce_single_block]
+
+//! [read_sm_clocks]
+/// One reading per block of the SM's cycle counter and of the GPU-wide nanosecond timer,
+/// taken back to back, with the SM the block ran on.
+__global__ void read_sm_clocks(long long* cycles, unsigned long long* ns, unsigned* sm) {
+  if (threadIdx.x != 0) return;
+  unsigned sm_id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
+  ns[blockIdx.x] = global_timer_ns();
+  cycles[blockIdx.x] = clock64();
+  sm[blockIdx.x] = sm_id;
+}
+//! [read_sm_clocks]
+
+/// Reads every SM's clock64() at (nearly) the same moment and says how far apart the
+/// counters are, after removing the part explained by the readings' different times.
+std::string measure_clock_skew(const DeviceFacts& device) {
+  const int blocks = device.sm_count;  // about one block per SM
+  DeviceBuffer<long long> cycles(blocks);
+  DeviceBuffer<unsigned long long> ns(blocks);
+  DeviceBuffer<unsigned> sm(blocks);
+  read_sm_clocks<<<blocks, 32>>>(cycles.data(), ns.data(), sm.data());
+  CUDA_CHECK(cudaGetLastError());
+  const std::vector<long long> c = cycles.to_host();
+  const std::vector<unsigned long long> t = ns.to_host();
+  const std::vector<unsigned> s = sm.to_host();
+
+  // If the counters were one clock, cycles - ns * (cycles per ns) would be the same on every
+  // SM. Its spread is how far apart the counters are.
+  const double cycles_per_ns = device.sm_clock_khz / 1e6;
+  double lowest = 1e300, highest = -1e300;
+  unsigned long long first = t[0], last = t[0];
+  for (int b = 0; b < blocks; ++b) {
+    const double offset = double(c[b]) - double(t[b] - t[0]) * cycles_per_ns;
+    lowest = std::min(lowest, offset);
+    highest = std::max(highest, offset);
+    first = std::min(first, t[b]);
+    last = std::max(last, t[b]);
+  }
+  std::vector<unsigned> distinct(s);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  return "clock64() read on " + std::to_string(distinct.size()) + " SMs within " +
+         format_number((last - first) / 1e3) + " us of each other (%globaltimer) differed by " +
+         format_number(highest - lowest) + " cycles beyond what that time explains (" +
+         format_number((highest - lowest) / cycles_per_ns / 1e6) +
+         " ms at the peak clock): cycles of different SMs cannot be subtracted";
+}
+
+Report run_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  const int64_t n = opt.n;
+  Report report;
+  report.chapter = "02_single_block_sum";
+  report.title = "one block sums the whole array";
+  report.device = device.describe();
+  report.problem = "n = " + std::to_string(n) + " int32 in [-2^20, 2^20] (" +
+                   format_bytes(double(n) * 4) + "), seed " + std::to_string(opt.seed);
+  report.peak_rate = device.peak_gbs();
+  report.reps = opt.reps;
+  report.headline = "reduce_single_block";
+
+  // Input and its exact 64-bit reference.
+  const std::vector<int32_t> h_in = random_ints(n, opt.seed, -(1 << 20), 1 << 20);
+  const int64_t reference = reference_sum(h_in);
+
+  // Device buffers; the result is poisoned before every checked run.
+  DeviceBuffer<int32_t> d_in(h_in);
+  DeviceBuffer<long long> d_out(1);
+  const auto launch = [&](BlockCycleSlots slots) {
+    reduce_single_block<<<1, kBlockThreads>>>(d_in.data(), n, d_out.data(), slots);
+  };
+  CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
+
+  // Verify each variant on its own poisoned output.
+  d_out.poison();
+  launch(BlockCycleSlots{});
+  CUDA_CHECK(cudaGetLastError());
+  report.checks.push_back(check_exact("sum (reduce_single_block)", d_out.to_host()[0], reference));
+  d_out.poison();
+  cub_sum();
+  report.checks.push_back(check_exact("sum (cub::DeviceReduce::Sum)", d_out.to_host()[0], reference));
+
+  // Time both in the same run.
+  Timer timer(device);
+  const double bytes = double(n) * sizeof(int32_t);
+  report.rows.push_back(measure_kernel(timer, opt.reps, "reduce_single_block", bytes, 1, launch));
+  report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_sum));
+
+  report.notes.push_back("one block runs on one SM of " + std::to_string(device.sm_count) +
+                         ": the other SMs are idle, which is why the GB/s are far from peak");
+  report.notes.push_back(measure_clock_skew(device));
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const OptionSpec spec{"ch02_single_block_sum", int64_t{1} << 24};
+  return run_main(argc, argv, spec, run_lesson);
+}

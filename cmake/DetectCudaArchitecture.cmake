@@ -1,0 +1,24 @@
+# Chooses CMAKE_CUDA_ARCHITECTURES when the user did not.
+#   - a GPU is visible to nvidia-smi: build for exactly that GPU (fastest build, best code);
+#   - no GPU (a CI machine, a laptop): a short list from Turing (7.5) to Hopper (9.0), with
+#     PTX for the newest so that newer GPUs can still JIT-compile it.
+if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})
+  return()
+endif()
+
+find_program(TUTORIAL_NVIDIA_SMI nvidia-smi)
+if(TUTORIAL_NVIDIA_SMI)
+  execute_process(
+    COMMAND ${TUTORIAL_NVIDIA_SMI} --query-gpu=compute_cap --format=csv,noheader
+    OUTPUT_VARIABLE _caps RESULT_VARIABLE _rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(_rc EQUAL 0 AND _caps MATCHES "^([0-9]+)\\.([0-9]+)")
+    set(_arch "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+    set(CMAKE_CUDA_ARCHITECTURES "${_arch}" CACHE STRING "CUDA architectures (detected GPU)")
+    message(STATUS "CUDA architecture: ${_arch} (detected with nvidia-smi)")
+    return()
+  endif()
+endif()
+
+set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;90" CACHE STRING "CUDA architectures (portable)")
+message(STATUS "CUDA architecture: no GPU found, building the portable list "
+               "${CMAKE_CUDA_ARCHITECTURES}")

@@ -1,0 +1,84 @@
+# The two functions every chapter and exercise is added with. A chapter's or an exercise's own
+# CMakeLists.txt is a single call to one of them.
+
+set(TUTORIAL_BIN_DIR ${PROJECT_BINARY_DIR}/bin)
+add_custom_target(chapters)
+add_custom_target(exercise_checkers)
+
+# tutorial_add_chapter(<NN_name> SOURCES <files> [LIBS <targets>] [CPU_ONLY]
+#                      [TEST_ARGS <args>...])
+# Adds the executable chNN_name, links the common library, and registers CTest tests:
+#   chapter.NN.run    runs it at a small awkward size (exit 77 = skipped on a machine with no GPU)
+#   chapter.NN.usage  a bad size must be a usage error, GPU or not
+function(tutorial_add_chapter name)
+  cmake_parse_arguments(ARG "CPU_ONLY" "" "SOURCES;LIBS;TEST_ARGS" ${ARGN})
+  string(SUBSTRING "${name}" 0 2 number)
+  set(target ch${name})
+  add_executable(${target} ${ARG_SOURCES})
+  if(ARG_CPU_ONLY)
+    target_link_libraries(${target} PRIVATE tutorial::host ${ARG_LIBS})
+  else()
+    target_link_libraries(${target} PRIVATE tutorial::cuda ${ARG_LIBS})
+  endif()
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${TUTORIAL_BIN_DIR})
+  add_dependencies(chapters ${target})
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_CHAPTER_TARGETS ${target})
+
+  if(NOT ARG_TEST_ARGS)
+    set(ARG_TEST_ARGS --n 100003)
+  endif()
+  add_test(NAME chapter.${number}.run COMMAND ${target} ${ARG_TEST_ARGS} --reps 2)
+  set_tests_properties(chapter.${number}.run PROPERTIES SKIP_RETURN_CODE 77 LABELS "gpu")
+  add_test(NAME chapter.${number}.usage COMMAND ${target} --n 0)
+  set_tests_properties(chapter.${number}.usage PROPERTIES
+    PASS_REGULAR_EXPRESSION "error: .*usage:" LABELS "cpu")
+endfunction()
+
+# tutorial_add_exercise(<NN_name> LEARNER_FILES <files> CHECKER <file> [LIBS <targets>]
+#                       [CPU_ONLY])
+# The learner edits LEARNER_FILES in exercises/NN_name; solutions/NN_name holds the completed
+# version of exactly those files. The checker is built twice:
+#   exNN_check   against the learner's files (what `grade` runs)
+#   solNN_check  against the solutions (must pass: CTest test solution.NN)
+# plus the test exercise.NN.todo (the untouched exercise must fail and say TODO) and
+# exercise.NN.files (solutions/ holds exactly the learner's files, completed).
+function(tutorial_add_exercise name)
+  cmake_parse_arguments(ARG "CPU_ONLY" "CHECKER" "LEARNER_FILES;LIBS" ${ARGN})
+  string(SUBSTRING "${name}" 0 2 number)
+  set(exercise_dir ${PROJECT_SOURCE_DIR}/exercises/${name})
+  set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
+  if(ARG_CPU_ONLY)
+    set(common_lib tutorial::host)
+  else()
+    set(common_lib tutorial::cuda)
+  endif()
+
+  foreach(flavour IN ITEMS ex sol)
+    if(flavour STREQUAL "ex")
+      set(learner_dir ${exercise_dir})
+    else()
+      set(learner_dir ${solution_dir})
+    endif()
+    set(target ${flavour}${number}_check)
+    list(TRANSFORM ARG_LEARNER_FILES PREPEND ${learner_dir}/ OUTPUT_VARIABLE learner_sources)
+    add_executable(${target} ${exercise_dir}/${ARG_CHECKER} ${learner_sources})
+    # The exercise directory holds the header the checker and the learner's files share.
+    target_include_directories(${target} PRIVATE ${exercise_dir})
+    target_link_libraries(${target} PRIVATE ${common_lib} ${ARG_LIBS})
+    set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${TUTORIAL_BIN_DIR})
+    add_dependencies(exercise_checkers ${target})
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_EXERCISE_CHECKERS ex${number}_check)
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_SOLUTION_CHECKERS sol${number}_check)
+
+  add_test(NAME solution.${number} COMMAND sol${number}_check)
+  set_tests_properties(solution.${number} PROPERTIES SKIP_RETURN_CODE 77 LABELS "gpu")
+  add_test(NAME exercise.${number}.todo COMMAND ex${number}_check)
+  set_tests_properties(exercise.${number}.todo PROPERTIES
+    PASS_REGULAR_EXPRESSION "TODO" SKIP_RETURN_CODE 77 LABELS "gpu")
+  add_test(NAME exercise.${number}.files
+    COMMAND ${CMAKE_COMMAND} -DEXERCISE_DIR=${exercise_dir} -DSOLUTION_DIR=${solution_dir}
+            "-DLEARNER_FILES=${ARG_LEARNER_FILES}"
+            -P ${PROJECT_SOURCE_DIR}/tools/check_solution_files.cmake)
+  set_tests_properties(exercise.${number}.files PROPERTIES LABELS "cpu")
+endfunction()

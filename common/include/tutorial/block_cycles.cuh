@@ -1,0 +1,91 @@
+/**
+ * @file block_cycles.cuh
+ * @brief Per-block cycle counts: thread 0 of each block reads clock64() when the block starts
+ *        and again after the block's last barrier, and %globaltimer at both moments.
+ *
+ * clock64() counts cycles of the SM the block runs on, so an end-minus-start of ONE block is
+ * meaningful. The SMs' counters are not synchronized with each other, so subtracting readings
+ * from two different blocks (which may sit on two SMs) is not: chapter 02 measures by how much.
+ * %globaltimer is one nanosecond clock for the whole GPU, which is why the grid's span (first
+ * block start to last block end) is taken from it.
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "tutorial/device_buffer.cuh"
+#include "tutorial/stats.hpp"
+
+namespace tutorial {
+
+/// Where blocks store their timings, one slot per block. All null: recording is off, and the
+/// kernel pays one uniform branch.
+struct BlockCycleSlots {
+  long long* cycles = nullptr;
+  unsigned long long* start_ns = nullptr;
+  unsigned long long* end_ns = nullptr;
+};
+
+/// The GPU-wide nanosecond timer (the same clock on every SM, unlike clock64()).
+__device__ inline unsigned long long global_timer_ns() {
+  unsigned long long ns;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+
+/// A block's start time, taken by block_clock_start().
+struct BlockClock {
+  long long cycles;
+  unsigned long long ns;
+};
+
+/// Reads the clocks at the start of the block (every thread may call it; only thread 0's
+/// reading is stored).
+__device__ inline BlockClock block_clock_start() { return {clock64(), global_timer_ns()}; }
+
+/**
+ * @brief Waits for the whole block, then has thread 0 store the block's cycles and times.
+ * @pre Called by every thread of the block (it contains __syncthreads()), with a 1-D grid.
+ */
+__device__ inline void block_clock_stop(const BlockCycleSlots& slots, BlockClock started) {
+  if (slots.cycles == nullptr) return;  // uniform across the grid: no barrier divergence
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    slots.cycles[blockIdx.x] = clock64() - started.cycles;
+    slots.start_ns[blockIdx.x] = started.ns;
+    slots.end_ns[blockIdx.x] = global_timer_ns();
+  }
+}
+
+/// Device storage for the slots of up to @p blocks blocks, and the summary of a recorded run.
+class BlockCycleRecorder {
+ public:
+  explicit BlockCycleRecorder(int64_t blocks)
+      : cycles_(blocks), start_ns_(blocks), end_ns_(blocks) {}
+
+  BlockCycleSlots slots() const { return {cycles_.data(), start_ns_.data(), end_ns_.data()}; }
+
+  /// Min / median / max cycles over the first @p blocks blocks of the last recorded run.
+  Summary cycles(int64_t blocks) const {
+    std::vector<long long> raw = cycles_.to_host();
+    return summarize(std::vector<double>(raw.begin(), raw.begin() + blocks));
+  }
+
+  /// Microseconds from the earliest block start to the latest block end (%globaltimer).
+  double span_us(int64_t blocks) const {
+    const std::vector<unsigned long long> start = start_ns_.to_host(), end = end_ns_.to_host();
+    const auto first = *std::min_element(start.begin(), start.begin() + blocks);
+    const auto last = *std::max_element(end.begin(), end.begin() + blocks);
+    return (last - first) / 1e3;
+  }
+
+ private:
+  DeviceBuffer<long long> cycles_;
+  DeviceBuffer<unsigned long long> start_ns_, end_ns_;
+};
+
+}  // namespace tutorial

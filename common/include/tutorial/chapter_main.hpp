@@ -1,0 +1,54 @@
+/**
+ * @file chapter_main.hpp
+ * @brief The one place where exceptions become exit codes (errors.hpp), so a chapter's main()
+ *        can read as the lesson's outline and never return 0 after a failure.
+ */
+#pragma once
+
+#include <exception>
+#include <iostream>
+
+#include "tutorial/errors.hpp"
+#include "tutorial/options.hpp"
+#include "tutorial/report.hpp"
+
+namespace tutorial {
+
+/**
+ * @brief Parses the options, runs @p lesson, prints its report and returns the exit code.
+ *
+ * @p lesson takes the Options and returns a Report. Usage errors print a one-line reason and
+ * the usage (exit 2); CUDA errors print the failing call (exit 3); a missing device says so
+ * (exit 77); a report that is not verified gives exit 1.
+ */
+template <typename Lesson>
+int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson) {
+  try {
+    const Options options = parse_options(argc, argv, spec);
+    if (options.help) {
+      std::cout << usage(spec);
+      return kExitVerified;
+    }
+    const Report report = lesson(options);
+    if (options.json) {
+      print_json(std::cout, report);
+    } else {
+      print_text(std::cout, report);
+    }
+    return report.verified() ? kExitVerified : kExitWrongResult;
+  } catch (const UsageError& e) {
+    std::cerr << spec.program << ": error: " << e.what() << "\n" << usage(spec);
+    return kExitUsage;
+  } catch (const NoDeviceError& e) {
+    std::cerr << spec.program << ": " << e.what() << "\n";
+    return kExitNoDevice;
+  } catch (const CudaError& e) {
+    std::cerr << spec.program << ": CUDA error: " << e.what() << "\n";
+    return kExitCudaError;
+  } catch (const std::bad_alloc&) {
+    std::cerr << spec.program << ": out of host memory for this size\n";
+    return kExitCudaError;
+  }
+}
+
+}  // namespace tutorial

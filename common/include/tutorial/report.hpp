@@ -1,0 +1,186 @@
+/**
+ * @file report.hpp
+ * @brief The report every chapter prints, in one shape: what ran and where, the checks, a
+ *        table of timings, cycles and rates next to the vendor library, and the verdict.
+ *        print_json() prints the same facts as one JSON object for tools/compare.py.
+ */
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "tutorial/stats.hpp"
+#include "tutorial/verify.hpp"
+
+namespace tutorial {
+
+/// One timed variant: a kernel of the chapter, or the vendor library doing the same work.
+struct Row {
+  std::string name;                     ///< kernel or library call
+  Summary ms;                           ///< wall time per run in milliseconds
+  double work = 0;                      ///< bytes moved (GB/s) or operations (GFLOP/s) per run
+  std::optional<Summary> block_cycles;  ///< per-block clock64() cycles, where recorded
+  double grid_span_us = 0;              ///< first block start to last block end; 0 = unknown
+  bool vendor = false;                  ///< CUB / cuBLAS: the yardstick of the other rows
+};
+
+/// Everything a chapter reports.
+struct Report {
+  std::string chapter;             ///< directory name, e.g. "02_single_block_sum"
+  std::string title;               ///< one line: what the chapter does
+  std::string device;              ///< the device, from its attributes
+  std::string problem;             ///< the input: size, type, seed
+  std::string rate_unit = "GB/s";  ///< "GB/s" or "GFLOP/s"
+  double peak_rate = 0;            ///< the device's theoretical peak in rate_unit; 0 = unknown
+  int reps = 0;                    ///< timed repetitions behind each median
+  std::string headline;            ///< the row that stands for the chapter in comparisons
+  std::vector<Check> checks;       ///< every result compared with its reference
+  std::vector<Row> rows;           ///< the timed variants, vendor rows included
+  std::vector<std::string> notes;  ///< what this run shows beyond the table
+
+  /// True when there was at least one check and every check passed.
+  bool verified() const {
+    if (checks.empty()) return false;
+    for (const Check& c : checks) {
+      if (!c.ok) return false;
+    }
+    return true;
+  }
+};
+
+/// Work per second of @p row in the report's unit (work / median time / 1e9).
+inline double rate_of(const Row& row) {
+  return row.ms.median > 0 ? row.work / (row.ms.median * 1e-3) / 1e9 : 0;
+}
+
+/// Throughput of @p row relative to the first vendor row (1.0 = as fast); empty without one.
+inline std::optional<double> vs_vendor(const Report& report, const Row& row) {
+  for (const Row& vendor : report.rows) {
+    if (vendor.vendor && row.ms.median > 0) return vendor.ms.median / row.ms.median;
+  }
+  return std::nullopt;
+}
+
+namespace detail {
+inline std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+inline std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+      out += buffer;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+inline std::string json_number(double value) {
+  if (!std::isfinite(value)) return "null";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.9g", value);
+  return buffer;
+}
+inline std::string json_summary(const Summary& s) {
+  return "{\"min\": " + json_number(s.min) + ", \"median\": " + json_number(s.median) +
+         ", \"max\": " + json_number(s.max) + "}";
+}
+inline std::string pad(std::string text, size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+inline std::string pad_left(const std::string& text, size_t width) {
+  return text.size() < width ? std::string(width - text.size(), ' ') + text : text;
+}
+}  // namespace detail
+
+/// The human-readable report.
+inline void print_text(std::ostream& out, const Report& r) {
+  using detail::fixed;
+  using detail::pad;
+  using detail::pad_left;
+  out << "== " << r.chapter << ": " << r.title << " ==\n";
+  out << "device : " << r.device << "\n";
+  out << "input  : " << r.problem << "\n";
+  for (const Check& c : r.checks) {
+    out << "check  : " << c.what << ": got " << c.got << " | reference " << c.want << " | "
+        << c.rule << " | " << (c.ok ? "OK" : "WRONG") << "\n";
+  }
+  if (!r.rows.empty()) {
+    size_t name_width = 6;
+    for (const Row& row : r.rows) name_width = std::max(name_width, row.name.size());
+    out << "timing : median of " << r.reps << " runs after a warm-up\n";
+    out << "  " << pad("kernel", name_width) << "  median ms    min ms    max ms"
+        << pad_left(r.rate_unit, 10) << "  % peak   cycles/block min / median / max"
+        << "   span us  vs vendor\n";
+    for (const Row& row : r.rows) {
+      const double rate = rate_of(row);
+      const std::optional<double> ratio = vs_vendor(r, row);
+      std::string cycles = "-";
+      if (row.block_cycles) {
+        cycles = fixed(row.block_cycles->min, 0) + " / " + fixed(row.block_cycles->median, 0) +
+                 " / " + fixed(row.block_cycles->max, 0);
+      }
+      out << "  " << pad(row.name, name_width) << pad_left(fixed(row.ms.median, 4), 11)
+          << pad_left(fixed(row.ms.min, 4), 10) << pad_left(fixed(row.ms.max, 4), 10)
+          << pad_left(fixed(rate, 1), 10)
+          << pad_left(r.peak_rate > 0 ? fixed(100 * rate / r.peak_rate, 1) : "-", 8) << "   "
+          << pad(cycles, 33) << pad_left(row.grid_span_us > 0 ? fixed(row.grid_span_us, 1) : "-", 8)
+          << pad_left(ratio ? fixed(100 * *ratio, 1) + "%" : "-", 11) << "\n";
+    }
+  }
+  for (const std::string& note : r.notes) out << "note   : " << note << "\n";
+  out << "verdict: " << (r.verified() ? "VERIFIED" : "WRONG RESULT") << "\n";
+}
+
+/// The same facts as one JSON object (one line).
+inline void print_json(std::ostream& out, const Report& r) {
+  using detail::json_number;
+  using detail::json_string;
+  out << "{\"chapter\": " << json_string(r.chapter) << ", \"title\": " << json_string(r.title)
+      << ", \"device\": " << json_string(r.device) << ", \"problem\": " << json_string(r.problem)
+      << ", \"rate_unit\": " << json_string(r.rate_unit)
+      << ", \"peak_rate\": " << (r.peak_rate > 0 ? json_number(r.peak_rate) : "null")
+      << ", \"reps\": " << r.reps << ", \"headline\": " << json_string(r.headline)
+      << ", \"verified\": " << (r.verified() ? "true" : "false")
+      << ", \"checks\": [";
+  for (size_t i = 0; i < r.checks.size(); ++i) {
+    const Check& c = r.checks[i];
+    out << (i ? ", " : "") << "{\"what\": " << json_string(c.what)
+        << ", \"got\": " << json_string(c.got) << ", \"want\": " << json_string(c.want)
+        << ", \"rule\": " << json_string(c.rule) << ", \"ok\": " << (c.ok ? "true" : "false")
+        << "}";
+  }
+  out << "], \"rows\": [";
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    const Row& row = r.rows[i];
+    const double rate = rate_of(row);
+    const std::optional<double> ratio = vs_vendor(r, row);
+    out << (i ? ", " : "") << "{\"name\": " << json_string(row.name)
+        << ", \"vendor\": " << (row.vendor ? "true" : "false")
+        << ", \"ms\": " << detail::json_summary(row.ms) << ", \"rate\": " << json_number(rate)
+        << ", \"percent_of_peak\": "
+        << (r.peak_rate > 0 ? json_number(100 * rate / r.peak_rate) : "null")
+        << ", \"block_cycles\": "
+        << (row.block_cycles ? detail::json_summary(*row.block_cycles) : "null")
+        << ", \"grid_span_us\": " << (row.grid_span_us > 0 ? json_number(row.grid_span_us) : "null")
+        << ", \"vs_vendor\": " << (ratio ? json_number(*ratio) : "null") << "}";
+  }
+  out << "], \"notes\": [";
+  for (size_t i = 0; i < r.notes.size(); ++i) out << (i ? ", " : "") << json_string(r.notes[i]);
+  out << "]}\n";
+}
+
+}  // namespace tutorial
