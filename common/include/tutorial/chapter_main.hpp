@@ -5,7 +5,9 @@
  */
 #pragma once
 
+#include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <iostream>
 
 #include "tutorial/errors.hpp"
@@ -20,6 +22,9 @@ namespace tutorial {
  * @p lesson takes the Options and returns a Report. Usage errors print a one-line reason and
  * the usage (exit 2); CUDA errors print the failing call (exit 3); a missing device says so
  * (exit 77); a report that is not verified gives exit 1.
+ *
+ * For tools/compare.py: when the environment variable TUTORIAL_REPORT_JSON names a file, the
+ * JSON report is also written there, so one run gives both the text and the numbers.
  */
 template <typename Lesson>
 int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson) {
@@ -34,6 +39,10 @@ int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson) {
       print_json(std::cout, report);
     } else {
       print_text(std::cout, report);
+    }
+    if (const char* path = std::getenv("TUTORIAL_REPORT_JSON")) {
+      std::ofstream file(path);
+      print_json(file, report);
     }
     return report.verified() ? kExitVerified : kExitWrongResult;
   } catch (const UsageError& e) {

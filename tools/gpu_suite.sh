@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The GPU suite: everything CI cannot check without a GPU, in one command.
+#   1. builds every chapter, exercise and solution for the GPU in this machine (Release);
+#   2. runs CTest (the chapters' small runs, the solutions, the usage and unit tests);
+#   3. runs every chapter at many sizes: n = 1, primes, sizes around the block and tile, and
+#      at least 2^28 elements (each chapter's suite_args.txt, or the default list below);
+#   4. runs every solution checker, and every exercise checker expecting its TODO failure;
+#   5. runs compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU
+#      program at a small size (the first line of its suite_args.txt);
+#   6. runs tools/compare.py for the side-by-side table, then prints the summary last.
+# Logs go to build-suite/out; where $OUT is set (the device tool), they are also packed into
+# $OUT/suite_logs.tar.gz with the comparison's JSON and chart. Exit 0 only when all passed.
+#
+#   tools/gpu_suite.sh [--only "02 03"]   # limit steps 3-5 to these chapters' programs
+set -u
+cd "$(dirname "$0")/.."
+root=$(pwd)
+build=$root/build-suite
+out=$build/out
+only=""
+if [ "${1:-}" = "--only" ]; then only=$2; fi
+rm -rf "$out"; mkdir -p "$out"
+: >"$out/summary.txt"
+
+default_args=(
+  "--n 1000" "--n 1" "--n 2" "--n 3" "--n 31" "--n 32" "--n 33" "--n 255" "--n 256"
+  "--n 257" "--n 1023" "--n 1024" "--n 1025" "--n 4097" "--n 65537" "--n 1000003"
+  "--n 16777216" "--n 16777217" "--n 268435456 --reps 5" "--n 268435459 --reps 5"
+)
+
+record() { printf '%s\n' "$*" >>"$out/summary.txt"; }
+selected() {  # is program $1 (chNN_x, solNN_check, exNN_check) among --only?
+  [ -z "$only" ] && return 0
+  local number
+  number=$(sed -E 's/^(ch|sol|ex)([0-9][0-9]).*/\2/' <<<"$1")
+  [[ " $only " == *" $number "* ]]
+}
+args_file() { ls "$root"/chapters/"${1#ch}"/suite_args.txt 2>/dev/null; }
+read_args() {  # the argument lines of chapter $1
+  local file
+  file=$(args_file "$1")
+  if [ -n "$file" ]; then grep -v '^\s*#' "$file" | grep -v '^\s*$'; else printf '%s\n' "${default_args[@]}"; fi
+}
+
+echo "== build =="
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+if ! { cmake --preset gpu-suite >"$out/configure.log" 2>&1 &&
+       cmake --build --preset gpu-suite -j "$(nproc)" >"$out/build.log" 2>&1; }; then
+  tail -40 "$out/configure.log" "$out/build.log"
+  echo "BUILD FAILED"; exit 1
+fi
+bin=$build/bin
+failed=0
+
+echo "== ctest =="
+if ctest --test-dir "$build" -j 8 --output-on-failure >"$out/ctest.log" 2>&1; then
+  record "$(printf '%-26s %s' ctest "$(grep -E 'tests passed' "$out/ctest.log")")"
+else
+  failed=1; tail -30 "$out/ctest.log"
+  record "$(printf '%-26s FAILED: %s' ctest "$(grep -E 'tests passed|tests failed' "$out/ctest.log")")"
+fi
+
+echo "== chapters at many sizes =="
+for exe in "$bin"/ch[0-9][0-9]_*; do
+  name=$(basename "$exe"); selected "$name" || continue
+  total=0; passed=0
+  while IFS= read -r args; do
+    [[ "$args" == *--reps* ]] || args="$args --reps 2"
+    total=$((total + 1))
+    # shellcheck disable=SC2086
+    if "$exe" $args >>"$out/$name.log" 2>&1; then passed=$((passed + 1))
+    else failed=1; echo "FAIL: $name $args (exit $?)" | tee -a "$out/failures.txt"; fi
+  done < <(read_args "$name")
+  echo "$name: $passed/$total"
+  printf -v line '%-26s sizes %3d/%-3d' "$name" "$passed" "$total"; record "$line"
+done
+
+echo "== exercises and solutions =="
+for exe in "$bin"/sol[0-9][0-9]_check "$bin"/ex[0-9][0-9]_check; do
+  [ -e "$exe" ] || continue
+  name=$(basename "$exe"); selected "$name" || continue
+  "$exe" >"$out/$name.log" 2>&1; rc=$?
+  if [[ $name == sol* ]]; then
+    [ $rc -eq 0 ] && verdict="passes" || { verdict="FAILED (exit $rc)"; failed=1; }
+  else  # the untouched exercise must fail and say TODO
+    if [ $rc -eq 1 ] && grep -q '^TODO' "$out/$name.log"; then verdict="TODO state fails as it should"
+    else verdict="WRONG: exit $rc without TODO"; failed=1; fi
+  fi
+  echo "$name: $verdict"
+  printf -v line '%-26s %s' "$name" "$verdict"; record "$line"
+done
+
+echo "== compute-sanitizer =="
+for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9][0-9]_check; do
+  name=$(basename "$exe"); selected "$name" || continue
+  [ "$name" = ch01_cpu_loop ] && continue  # no GPU code
+  args=""
+  [[ $name == ch* ]] && args="$(read_args "$name" | head -n 1) --reps 1"
+  clean=0; report=""
+  for tool in memcheck racecheck synccheck initcheck; do
+    log="$out/sanitizer_${name}_$tool.log"
+    # shellcheck disable=SC2086
+    compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" $args >"$log" 2>&1; rc=$?
+    if [ $rc -eq 0 ] && grep -q "ERROR SUMMARY: 0 errors" "$log"; then clean=$((clean + 1)); report+=" $tool:ok"
+    else failed=1; report+=" $tool:FAIL($rc)"; fi
+  done
+  echo "$name:$report"
+  printf -v line '%-26s sanitizers %d/4 clean:%s' "$name" "$clean" "$report"; record "$line"
+done
+# Keep the sanitizer logs of failures only; the rest say "0 errors".
+for log in "$out"/sanitizer_*.log; do grep -q "ERROR SUMMARY: 0 errors" "$log" && rm -f "$log"; done
+
+echo "== side by side =="
+python3 tools/compare.py --bin "$bin" --out "$out" >"$out/compare.log" 2>&1 || failed=1
+python3 tools/compare.py --bin "$bin" --out "$out/n2p28" --n 2^28 --reps 10 >"$out/compare_2p28.log" 2>&1 || failed=1
+
+echo
+echo "== GPU suite summary: $(head -2 "$out/gpu.txt" | tail -1), $(date -u +%Y-%m-%d) =="
+cat "$out/summary.txt"
+echo "-- default sizes --"
+sed -n '/== side by side/,$p' "$out/compare.log"
+echo "-- n = 2^28 --"
+sed -n '/== side by side/,/^table/p' "$out/compare_2p28.log"
+if [ -n "${OUT:-}" ]; then
+  cp "$out"/comparison.json "$out"/comparison.png "$OUT"/ 2>/dev/null
+  tar czf "$OUT/suite_logs.tar.gz" -C "$out" .
+fi
+if [ $failed -eq 0 ]; then echo "GPU SUITE: PASS"; else echo "GPU SUITE: FAIL (see $out)"; fi
+exit $failed
