@@ -5,6 +5,14 @@ set(TUTORIAL_BIN_DIR ${PROJECT_BINARY_DIR}/bin)
 add_custom_target(chapters)
 add_custom_target(exercise_checkers)
 
+# suite_NN builds chapter NN with its exercise and solution (tools/gpu_suite.sh --only NN).
+function(tutorial_add_to_suite number target)
+  if(NOT TARGET suite_${number})
+    add_custom_target(suite_${number})
+  endif()
+  add_dependencies(suite_${number} ${target})
+endfunction()
+
 # tutorial_add_chapter(<NN_name> SOURCES <files> [LIBS <targets>] [CPU_ONLY]
 #                      [TEST_ARGS <args>...])
 # Adds the executable chNN_name, links the common library, and registers CTest tests:
@@ -22,6 +30,7 @@ function(tutorial_add_chapter name)
   endif()
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${TUTORIAL_BIN_DIR})
   add_dependencies(chapters ${target})
+  tutorial_add_to_suite(${number} ${target})
   set_property(GLOBAL APPEND PROPERTY TUTORIAL_CHAPTER_TARGETS ${target})
 
   if(NOT ARG_TEST_ARGS)
@@ -67,6 +76,7 @@ function(tutorial_add_exercise name)
     target_link_libraries(${target} PRIVATE ${common_lib} ${ARG_LIBS})
     set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${TUTORIAL_BIN_DIR})
     add_dependencies(exercise_checkers ${target})
+    tutorial_add_to_suite(${number} ${target})
   endforeach()
   set_property(GLOBAL APPEND PROPERTY TUTORIAL_EXERCISE_CHECKERS ex${number}_check)
   set_property(GLOBAL APPEND PROPERTY TUTORIAL_SOLUTION_CHECKERS sol${number}_check)

@@ -128,9 +128,10 @@ def main():
     parser.add_argument("--out", required=True, help="folder for comparison.json/.png")
     parser.add_argument("--n", help="element count for the chapters that take one")
     parser.add_argument("--reps", help="timed repetitions per variant")
+    parser.add_argument("--only", nargs="*", help="chapter numbers to run (default: all)")
     args = parser.parse_args()
 
-    chapters = find_chapters(args.bin)
+    chapters = [c for c in find_chapters(args.bin) if not args.only or c.name[2:4] in args.only]
     if not chapters:
         sys.exit(f"no chapter executables in {args.bin}: build first")
     lines, reports, previous, failed = [], {}, None, False

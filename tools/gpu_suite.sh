@@ -44,8 +44,10 @@ read_args() {  # the argument lines of chapter $1
 
 echo "== build =="
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+targets=()
+for number in $only; do targets+=(--target "suite_$number"); done
 if ! { cmake --preset gpu-suite >"$out/configure.log" 2>&1 &&
-       cmake --build --preset gpu-suite -j "$(nproc)" >"$out/build.log" 2>&1; }; then
+       cmake --build --preset gpu-suite -j "$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; }; then
   tail -40 "$out/configure.log" "$out/build.log"
   echo "BUILD FAILED"; exit 1
 fi
@@ -53,7 +55,9 @@ bin=$build/bin
 failed=0
 
 echo "== ctest =="
-if ctest --test-dir "$build" -j 8 --output-on-failure >"$out/ctest.log" 2>&1; then
+ctest_filter=()
+[ -n "$only" ] && ctest_filter=(-R "\\.($(tr ' ' '|' <<<"$only"))(\\.|$)")
+if ctest --test-dir "$build" -j 8 --output-on-failure "${ctest_filter[@]}" >"$out/ctest.log" 2>&1; then
   record "$(printf '%-26s %s' ctest "$(grep -E 'tests passed' "$out/ctest.log")")"
 else
   failed=1; tail -30 "$out/ctest.log"
@@ -111,8 +115,11 @@ done
 for log in "$out"/sanitizer_*.log; do grep -q "ERROR SUMMARY: 0 errors" "$log" && rm -f "$log"; done
 
 echo "== side by side =="
-python3 tools/compare.py --bin "$bin" --out "$out" >"$out/compare.log" 2>&1 || failed=1
-python3 tools/compare.py --bin "$bin" --out "$out/n2p28" --n 2^28 --reps 10 >"$out/compare_2p28.log" 2>&1 || failed=1
+only_args=()
+[ -n "$only" ] && only_args=(--only $only)
+python3 tools/compare.py --bin "$bin" --out "$out" "${only_args[@]}" >"$out/compare.log" 2>&1 || failed=1
+python3 tools/compare.py --bin "$bin" --out "$out/n2p28" --n 2^28 --reps 10 "${only_args[@]}" \
+  >"$out/compare_2p28.log" 2>&1 || failed=1
 
 echo
 echo "== GPU suite summary: $(head -2 "$out/gpu.txt" | tail -1), $(date -u +%Y-%m-%d) =="

@@ -1,0 +1,29 @@
+// Exercise 2.2: the sum of cubes with one block of any size (see README.md).
+#include "exercise.cuh"
+#include "tutorial/cuda_check.cuh"
+#include "tutorial/device_buffer.cuh"
+#include "tutorial/exercise.hpp"
+
+namespace exercise02 {
+
+/// One block of blockDim.x threads (any count up to 1024): each thread adds the cubes of its
+/// strided elements, the partial sums meet in dynamic shared memory, thread 0 adds them up.
+__global__ void sum_of_cubes_kernel(const int32_t* in, int64_t n, long long* out) {
+  // TODO(2.2): write the kernel.
+  //  - the cube of 10000 does not fit in 32 bits: widen before you multiply;
+  //  - the partial sums live in `extern __shared__` memory sized at launch;
+  //  - stride by blockDim.x, whatever it is.
+}
+
+int64_t block_sum_of_cubes(const int32_t* d_in, int64_t n, int threads) {
+  tutorial::DeviceBuffer<long long> d_out(1);
+  d_out.poison();
+  // TODO(2.2): launch sum_of_cubes_kernel with one block of `threads` threads and enough
+  // dynamic shared memory for their partial sums, then delete the next line.
+  throw tutorial::Todo("launch sum_of_cubes_kernel in exercises/02_single_block_sum/"
+                       "sum_of_cubes.cu");
+  CUDA_CHECK(cudaGetLastError());
+  return d_out.to_host()[0];
+}
+
+}  // namespace exercise02
