@@ -84,7 +84,8 @@ std::string measure_clock_skew(const DeviceFacts& device) {
   double lowest = 1e300, highest = -1e300;
   unsigned long long first = t[0], last = t[0];
   for (int b = 0; b < blocks; ++b) {
-    const double offset = double(c[b]) - double(t[b] - t[0]) * cycles_per_ns;
+    const double since_first_ns = double(int64_t(t[b] - t[0]));  // may be negative
+    const double offset = double(c[b]) - since_first_ns * cycles_per_ns;
     lowest = std::min(lowest, offset);
     highest = std::max(highest, offset);
     first = std::min(first, t[b]);
