@@ -43,6 +43,7 @@ struct BlockClock {
   unsigned long long ns;
 };
 
+//! [block_clock]
 /// Reads the clocks at the start of the block (every thread may call it; only thread 0's
 /// reading is stored).
 __device__ inline BlockClock block_clock_start() { return {clock64(), global_timer_ns()}; }
@@ -60,6 +61,7 @@ __device__ inline void block_clock_stop(const BlockCycleSlots& slots, BlockClock
     slots.end_ns[blockIdx.x] = global_timer_ns();
   }
 }
+//! [block_clock]
 
 /// Device storage for the slots of up to @p blocks blocks, and the summary of a recorded run.
 class BlockCycleRecorder {

@@ -45,6 +45,7 @@ class Timer {
    * @param launch enqueues the work on the default stream; it need not check launch errors.
    * @return min / median / max milliseconds per run.
    */
+  //! [time_ms]
   template <typename Launch>
   Summary time_ms(int reps, Launch&& launch) {
     launch();
@@ -64,6 +65,7 @@ class Timer {
     }
     return summarize(samples);
   }
+  //! [time_ms]
 
  private:
   DeviceBuffer<unsigned char> l2_flush_;

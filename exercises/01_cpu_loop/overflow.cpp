@@ -1,0 +1,17 @@
+// Exercise 1.1: detect int32 overflow before it happens (see README.md).
+#include <cstdint>
+#include <limits>
+
+#include "exercise.hpp"
+#include "tutorial/exercise.hpp"
+
+namespace exercise01 {
+
+bool add_would_overflow(int32_t a, int32_t b) {
+  // TODO(1.1): return true exactly when the mathematical a + b lies outside
+  // [INT32_MIN, INT32_MAX]. Compare a with a bound that depends on the sign of b; that
+  // bound is computed without overflowing. Delete the next line when done.
+  throw tutorial::Todo("write add_would_overflow in exercises/01_cpu_loop/overflow.cpp");
+}
+
+}  // namespace exercise01
