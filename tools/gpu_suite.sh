@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
 # The GPU suite: everything CI cannot check without a GPU, in one command.
-#   1. builds every chapter, exercise and solution for the GPU in this machine (Release);
-#   2. runs CTest (the chapters' small runs, the solutions, the usage and unit tests);
-#   3. runs every chapter at many sizes: n = 1, primes, sizes around the block and tile, and
+#   1. runs the README's test command (build for the GPU in this machine, CTest) and its run
+#      command (every chapter at its default size, the side-by-side table);
+#   2. runs every chapter at many sizes: n = 1, primes, sizes around the block and tile, and
 #      at least 2^28 elements (each chapter's suite_args.txt, or the default list below);
-#   4. runs every solution checker, and every exercise checker expecting its TODO failure;
-#   5. runs compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU
+#   3. runs every solution checker, and every exercise checker expecting its TODO failure;
+#   4. runs compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU
 #      program at a small size (the first line of its suite_args.txt);
-#   6. runs tools/compare.py for the side-by-side table, then prints the summary last.
+#   5. runs the side-by-side comparison again at n = 2^28, then prints the summary last.
+# With --only, step 1 builds just those chapters (preset gpu-suite) and runs their tests.
 # Logs go to build-suite/out; where $OUT is set (the device tool), they are also packed into
 # $OUT/suite_logs.tar.gz with the comparison's JSON and chart. Exit 0 only when all passed.
 #
-#   tools/gpu_suite.sh [--only "02 03"]   # limit steps 3-5 to these chapters' programs
+#   tools/gpu_suite.sh [--only "02 03"]   # limit steps 2-4 to these chapters' programs
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
-build=$root/build-suite
-out=$build/out
+out=$root/build-suite/out
 only=""
 if [ "${1:-}" = "--only" ]; then only=$2; fi
 rm -rf "$out"; mkdir -p "$out"
@@ -44,25 +44,43 @@ read_args() {  # the argument lines of chapter $1
 
 echo "== build =="
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
-targets=()
-for number in $only; do targets+=(--target "suite_$number"); done
-if ! { cmake --preset gpu-suite >"$out/configure.log" 2>&1 &&
-       cmake --build --preset gpu-suite -j "$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; }; then
-  tail -40 "$out/configure.log" "$out/build.log"
-  echo "BUILD FAILED"; exit 1
+failed=0
+if [ -z "$only" ]; then
+  # The README's two commands, verbatim, as a learner with this GPU would type them.
+  build=$root/build
+  if (cmake --preset default && cmake --build --preset default && ctest --preset default) \
+      >"$out/readme_test.log" 2>&1; then
+    record "$(printf '%-26s %s' "README test command" "$(grep -E 'tests passed' "$out/readme_test.log")")"
+  else
+    failed=1; tail -40 "$out/readme_test.log"
+    record "$(printf '%-26s FAILED: %s' "README test command" "$(grep -E 'tests passed|tests failed' "$out/readme_test.log")")"
+  fi
+  [ -d "$build/bin" ] || { echo "BUILD FAILED"; exit 1; }
+  if cmake --build --preset default --target run_chapters >"$out/compare.log" 2>&1; then
+    record "$(printf '%-26s %s' "README run command" "every chapter verified")"
+  else
+    failed=1; record "$(printf '%-26s FAILED (see compare.log)' "README run command")"
+  fi
+  cp "$build"/comparison/comparison.* "$out"/ 2>/dev/null
+else
+  build=$root/build-suite
+  targets=()
+  for number in $only; do targets+=(--target "suite_$number"); done
+  if ! { cmake --preset gpu-suite >"$out/configure.log" 2>&1 &&
+         cmake --build --preset gpu-suite -j "$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; }; then
+    tail -40 "$out/configure.log" "$out/build.log"
+    echo "BUILD FAILED"; exit 1
+  fi
+  filter="\\.($(tr ' ' '|' <<<"$only"))(\\.|$)"
+  if ctest --test-dir "$build" -j 8 --output-on-failure -R "$filter" >"$out/ctest.log" 2>&1; then
+    record "$(printf '%-26s %s' ctest "$(grep -E 'tests passed' "$out/ctest.log")")"
+  else
+    failed=1; tail -30 "$out/ctest.log"
+    record "$(printf '%-26s FAILED: %s' ctest "$(grep -E 'tests passed|tests failed' "$out/ctest.log")")"
+  fi
+  python3 tools/compare.py --bin "$build/bin" --out "$out" --only $only >"$out/compare.log" 2>&1 || failed=1
 fi
 bin=$build/bin
-failed=0
-
-echo "== ctest =="
-ctest_filter=()
-[ -n "$only" ] && ctest_filter=(-R "\\.($(tr ' ' '|' <<<"$only"))(\\.|$)")
-if ctest --test-dir "$build" -j 8 --output-on-failure "${ctest_filter[@]}" >"$out/ctest.log" 2>&1; then
-  record "$(printf '%-26s %s' ctest "$(grep -E 'tests passed' "$out/ctest.log")")"
-else
-  failed=1; tail -30 "$out/ctest.log"
-  record "$(printf '%-26s FAILED: %s' ctest "$(grep -E 'tests passed|tests failed' "$out/ctest.log")")"
-fi
 
 echo "== chapters at many sizes =="
 for exe in "$bin"/ch[0-9][0-9]_*; do
@@ -118,7 +136,6 @@ for log in "$out"/sanitizer_*.log; do grep -qE "(ERROR|RACECHECK) SUMMARY: 0 (er
 echo "== side by side =="
 only_args=()
 [ -n "$only" ] && only_args=(--only $only)
-python3 tools/compare.py --bin "$bin" --out "$out" "${only_args[@]}" >"$out/compare.log" 2>&1 || failed=1
 python3 tools/compare.py --bin "$bin" --out "$out/n2p28" --n 2^28 --reps 10 "${only_args[@]}" \
   >"$out/compare_2p28.log" 2>&1 || failed=1
 
