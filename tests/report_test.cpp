@@ -46,9 +46,9 @@ TEST(Report, TextHasEveryPart) {
   std::ostringstream out;
   print_text(out, sample_report());
   const std::string text = out.str();
-  for (const char* part : {"99_sample", "device : dev", "input  : n = 4", "check  : sum",
-                           "OK", "mine", "lib", "25.0", "25.0", "10 / 20 / 30", "50.0%",
-                           "note   : a note", "verdict: VERIFIED"}) {
+  for (const char* part :
+       {"99_sample", "device : dev", "input  : n = 4", "check  : sum", "OK", "mine", "lib", "25.0",
+        "25.0", "10 / 20 / 30", "50.0%", "note   : a note", "verdict: VERIFIED"}) {
     EXPECT_NE(text.find(part), std::string::npos) << part << "\n" << text;
   }
   Report wrong = sample_report();
@@ -64,10 +64,10 @@ TEST(Report, JsonShape) {
   const std::string json = out.str();
   for (const char* part :
        {"{\"chapter\": \"99_sample\"", "\"title\": \"a \\\"quoted\\\" title\"",
-        "\"peak_rate\": 100", "\"headline\": \"mine\"", "\"verified\": true",
-        "\"rate\": 25", "\"percent_of_peak\": 25", "\"block_cycles\": {\"min\": 10",
-        "\"grid_span_us\": 4.5", "\"vs_vendor\": 0.5", "\"vendor\": true",
-        "\"block_cycles\": null", "\"notes\": [\"a note\"]}"}) {
+        "\"peak_rate\": 100", "\"headline\": \"mine\"", "\"verified\": true", "\"rate\": 25",
+        "\"percent_of_peak\": 25", "\"block_cycles\": {\"min\": 10", "\"grid_span_us\": 4.5",
+        "\"vs_vendor\": 0.5", "\"vendor\": true", "\"block_cycles\": null",
+        "\"notes\": [\"a note\"]}"}) {
     EXPECT_NE(json.find(part), std::string::npos) << part << "\n" << json;
   }
   EXPECT_EQ(json.back(), '\n');

@@ -15,8 +15,8 @@ int run(std::vector<const char*> args, Lesson lesson) {
   args.insert(args.begin(), "prog");
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
-  const int code = run_main(static_cast<int>(args.size()), const_cast<char**>(args.data()),
-                            kSpec, lesson);
+  const int code =
+      run_main(static_cast<int>(args.size()), const_cast<char**>(args.data()), kSpec, lesson);
   testing::internal::GetCapturedStdout();
   testing::internal::GetCapturedStderr();
   return code;
@@ -33,20 +33,19 @@ TEST(RunMain, ExitCodes) {
   EXPECT_EQ(run({"--json"}, verified_report), kExitVerified);
   EXPECT_EQ(run({"--help"}, [](const Options&) -> Report { throw CudaError("never run"); }),
             kExitVerified);
-  EXPECT_EQ(run({}, [](const Options&) {
-              Report r;
-              r.checks.push_back(check_exact("x", 1, 2));
-              return r;
-            }),
+  EXPECT_EQ(run({},
+                [](const Options&) {
+                  Report r;
+                  r.checks.push_back(check_exact("x", 1, 2));
+                  return r;
+                }),
             kExitWrongResult);
   EXPECT_EQ(run({}, [](const Options&) { return Report{}; }), kExitWrongResult);
   EXPECT_EQ(run({"--n", "0"}, verified_report), kExitUsage);
   EXPECT_EQ(run({"--bogus"}, verified_report), kExitUsage);
-  EXPECT_EQ(run({}, [](const Options&) -> Report { throw UsageError("bad input"); }),
-            kExitUsage);
+  EXPECT_EQ(run({}, [](const Options&) -> Report { throw UsageError("bad input"); }), kExitUsage);
   EXPECT_EQ(run({}, [](const Options&) -> Report { throw CudaError("oom"); }), kExitCudaError);
-  EXPECT_EQ(run({}, [](const Options&) -> Report { throw NoDeviceError("none"); }),
-            kExitNoDevice);
+  EXPECT_EQ(run({}, [](const Options&) -> Report { throw NoDeviceError("none"); }), kExitNoDevice);
 }
 
 TEST(RunMain, UsageErrorPrintsReasonAndUsage) {

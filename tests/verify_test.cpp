@@ -66,8 +66,9 @@ TEST(CheckElements, CountsAndLocatesMismatches) {
   EXPECT_NE(bad.got.find("2 differ, first at [1]"), std::string::npos) << bad.got;
   EXPECT_FALSE(check_elements("s", std::vector<int64_t>{1, 2}, want, exact, "exact").ok);
   const std::vector<float> nan_out{1, std::numeric_limits<float>::quiet_NaN()};
-  EXPECT_FALSE(check_elements("s", nan_out, std::vector<double>{1, 2},
-                              [](size_t) { return 1e9; }, "tol").ok);
+  EXPECT_FALSE(check_elements(
+                   "s", nan_out, std::vector<double>{1, 2}, [](size_t) { return 1e9; }, "tol")
+                   .ok);
 }
 
 }  // namespace

@@ -23,8 +23,8 @@ inline int64_t sum_int64(const std::vector<int32_t>& values) {
 /// What a 32-bit accumulator would hold. Signed overflow is undefined behaviour in C++, so the
 /// wrap-around is computed in unsigned arithmetic, where it is defined (modulo 2^32).
 struct Int32Sum {
-  int32_t wrapped;     ///< the sum modulo 2^32, read as a signed 32-bit number
-  int64_t overflows;   ///< how many additions left the range of int32
+  int32_t wrapped;    ///< the sum modulo 2^32, read as a signed 32-bit number
+  int64_t overflows;  ///< how many additions left the range of int32
 };
 
 //! [int32_overflow]

@@ -71,8 +71,8 @@ Report run_lesson(const Options& opt) {
 
   // Integers: the 64-bit loop is exact; the 32-bit one is shown, not trusted.
   report.checks.push_back(check_exact("int64 loop", chapter01::sum_int64(ints), int_reference));
-  report.checks.push_back(
-      check_exact("int64 loop, 4 accumulators", chapter01::sum_int64_unrolled(ints), int_reference));
+  report.checks.push_back(check_exact("int64 loop, 4 accumulators",
+                                      chapter01::sum_int64_unrolled(ints), int_reference));
   const chapter01::Int32Sum narrow = chapter01::sum_int32_wrapping(ints);
   report.notes.push_back("a 32-bit accumulator would end at " + std::to_string(narrow.wrapped) +
                          " instead of " + std::to_string(int_reference) + ": " +
@@ -85,27 +85,26 @@ Report run_lesson(const Options& opt) {
   const float kahan = chapter01::sum_float_kahan(floats);
   int64_t pairwise_depth = 7;  // the leaves of 8 add 7 roundings, then one per tree level
   for (int64_t span = 8; span < n; span *= 2) ++pairwise_depth;
-  report.checks.push_back(check_close("float serial", serial, float_reference,
-                                      sum_tolerance(n - 1, sum_abs)));
+  report.checks.push_back(
+      check_close("float serial", serial, float_reference, sum_tolerance(n - 1, sum_abs)));
   report.checks.push_back(check_close("float pairwise", pairwise, float_reference,
                                       sum_tolerance(pairwise_depth, sum_abs)));
   // Kahan's bound: (2u + O(n u^2)) * sum|x| (Higham, section 4.3).
   const double kahan_bound =
       (2 * kFloatUnitRoundoff + double(n) * kFloatUnitRoundoff * kFloatUnitRoundoff) * sum_abs;
   report.checks.push_back(check_close("float Kahan", kahan, float_reference, kahan_bound));
-  for (const auto& [name, value] : {std::pair{"serial", serial}, std::pair{"pairwise", pairwise},
-                                    std::pair{"Kahan", kahan}}) {
+  for (const auto& [name, value] :
+       {std::pair{"serial", serial}, std::pair{"pairwise", pairwise}, std::pair{"Kahan", kahan}}) {
     const double error = value - float_reference;
-    report.notes.push_back(std::string("float ") + name + " sum is off by " +
-                           format_number(error) + " (relative " +
-                           format_number(error / float_reference) + ")");
+    report.notes.push_back(std::string("float ") + name + " sum is off by " + format_number(error) +
+                           " (relative " + format_number(error / float_reference) + ")");
   }
 
   // Timing: bytes the loop must read, over the median time.
   const double int_bytes = double(n) * sizeof(int32_t);
   const double float_bytes = double(n) * sizeof(float);
-  report.rows.push_back(time_cpu("int64 loop", int_bytes, opt.reps,
-                                 [&] { return chapter01::sum_int64(ints); }));
+  report.rows.push_back(
+      time_cpu("int64 loop", int_bytes, opt.reps, [&] { return chapter01::sum_int64(ints); }));
   report.rows.push_back(time_cpu("int64 loop, 4 accumulators", int_bytes, opt.reps,
                                  [&] { return chapter01::sum_int64_unrolled(ints); }));
   report.rows.push_back(time_cpu("float serial", float_bytes, opt.reps,

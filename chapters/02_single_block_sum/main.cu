@@ -8,14 +8,15 @@
  * be subtracted.
  * Leaves out: more than one block (chapter 03), a parallel final sum (chapters 03 and 04).
  */
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "tutorial/chapter_main.hpp"
 #include "tutorial/cub_sum.cuh"
+#include "tutorial/gpu_report.cuh"
 #include "tutorial/measure.cuh"
-#include "tutorial/random.hpp"
 #include "tutorial/reference.hpp"
 
 namespace {
@@ -104,23 +105,19 @@ std::string measure_clock_skew(const DeviceFacts& device) {
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t n = opt.n;
-  Report report;
-  report.chapter = "02_single_block_sum";
-  report.title = "one block sums the whole array";
-  report.device = device.describe();
-  report.problem = "n = " + std::to_string(n) + " int32 in [-2^20, 2^20] (" +
-                   format_bytes(double(n) * 4) + "), seed " + std::to_string(opt.seed);
-  report.peak_rate = device.peak_gbs();
-  report.reps = opt.reps;
+  Report report =
+      start_report("02_single_block_sum", "one block sums the whole array", device, opt);
+  report.problem = describe_reduction_input(n, opt.seed);
   report.headline = "reduce_single_block";
 
-  // Input and its exact 64-bit reference.
-  const std::vector<int32_t> h_in = random_ints(n, opt.seed, -(1 << 20), 1 << 20);
-  const int64_t reference = reference_sum(h_in);
+  // Device buffers first, so a size that cannot fit fails before the input is made.
+  DeviceBuffer<int32_t> d_in(n);
+  DeviceBuffer<long long> d_out(1);  // poisoned before every checked run
 
-  // Device buffers; the result is poisoned before every checked run.
-  DeviceBuffer<int32_t> d_in(h_in);
-  DeviceBuffer<long long> d_out(1);
+  // Input and its exact 64-bit reference.
+  const std::vector<int32_t> h_in = reduction_input(n, opt.seed);
+  const int64_t reference = reference_sum(h_in);
+  d_in.copy_from(h_in);
   const auto launch = [&](BlockCycleSlots slots) {
     reduce_single_block<<<1, kBlockThreads>>>(d_in.data(), n, d_out.data(), slots);
   };
@@ -133,7 +130,8 @@ Report run_lesson(const Options& opt) {
   report.checks.push_back(check_exact("sum (reduce_single_block)", d_out.to_host()[0], reference));
   d_out.poison();
   cub_sum();
-  report.checks.push_back(check_exact("sum (cub::DeviceReduce::Sum)", d_out.to_host()[0], reference));
+  report.checks.push_back(
+      check_exact("sum (cub::DeviceReduce::Sum)", d_out.to_host()[0], reference));
 
   // Time both in the same run.
   Timer timer(device);

@@ -18,10 +18,20 @@ using namespace tutorial;
 void check_overflow() {
   constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
   constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
-  std::vector<std::pair<int32_t, int32_t>> cases = {
-      {0, 0}, {kMax, 0}, {kMax, 1}, {kMax, -1}, {kMin, 0}, {kMin, -1}, {kMin, 1},
-      {kMax, kMax}, {kMin, kMin}, {kMax, kMin}, {1 << 30, 1 << 30}, {-(1 << 30), -(1 << 30)},
-      {-(1 << 30), -(1 << 30) - 1}, {(1 << 30), (1 << 30) - 1}};
+  std::vector<std::pair<int32_t, int32_t>> cases = {{0, 0},
+                                                    {kMax, 0},
+                                                    {kMax, 1},
+                                                    {kMax, -1},
+                                                    {kMin, 0},
+                                                    {kMin, -1},
+                                                    {kMin, 1},
+                                                    {kMax, kMax},
+                                                    {kMin, kMin},
+                                                    {kMax, kMin},
+                                                    {1 << 30, 1 << 30},
+                                                    {-(1 << 30), -(1 << 30)},
+                                                    {-(1 << 30), -(1 << 30) - 1},
+                                                    {(1 << 30), (1 << 30) - 1}};
   const auto a = random_ints(100000, 11, kMin, kMax), b = random_ints(100000, 12, kMin, kMax);
   for (size_t i = 0; i < a.size(); ++i) cases.emplace_back(a[i], b[i]);
   for (auto [x, y] : cases) {

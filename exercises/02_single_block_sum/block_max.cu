@@ -18,8 +18,9 @@ __global__ void block_max_kernel(const int32_t* in, int64_t n, int32_t* out) {
 }
 
 int32_t block_max(const int32_t* d_in, int64_t n) {
-  throw tutorial::Todo("write block_max_kernel in exercises/02_single_block_sum/block_max.cu, "
-                       "then delete this line");
+  throw tutorial::Todo(
+      "write block_max_kernel in exercises/02_single_block_sum/block_max.cu, "
+      "then delete this line");
   tutorial::DeviceBuffer<int32_t> d_out(1);
   d_out.poison();
   block_max_kernel<<<1, kThreads>>>(d_in, n, d_out.data());

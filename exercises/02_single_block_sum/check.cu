@@ -25,9 +25,9 @@ void check_block_max() {
       const DeviceBuffer<int32_t> d_in(h_in);
       const int32_t want = *std::max_element(h_in.begin(), h_in.end());
       const int32_t got = exercise02::block_max(d_in.data(), n);
-      expect(got == want, "n = " + std::to_string(n) + ", values in [" + std::to_string(lo) +
-                              ", " + std::to_string(hi) + "]: got " + std::to_string(got) +
-                              ", want " + std::to_string(want));
+      expect(got == want, "n = " + std::to_string(n) + ", values in [" + std::to_string(lo) + ", " +
+                              std::to_string(hi) + "]: got " + std::to_string(got) + ", want " +
+                              std::to_string(want));
     }
   }
 }

@@ -20,8 +20,9 @@ int64_t block_sum_of_cubes(const int32_t* d_in, int64_t n, int threads) {
   d_out.poison();
   // TODO(2.2): launch sum_of_cubes_kernel with one block of `threads` threads and enough
   // dynamic shared memory for their partial sums, then delete the next line.
-  throw tutorial::Todo("launch sum_of_cubes_kernel in exercises/02_single_block_sum/"
-                       "sum_of_cubes.cu");
+  throw tutorial::Todo(
+      "launch sum_of_cubes_kernel in exercises/02_single_block_sum/"
+      "sum_of_cubes.cu");
   CUDA_CHECK(cudaGetLastError());
   return d_out.to_host()[0];
 }

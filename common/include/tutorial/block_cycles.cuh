@@ -46,7 +46,9 @@ struct BlockClock {
 //! [block_clock]
 /// Reads the clocks at the start of the block (every thread may call it; only thread 0's
 /// reading is stored).
-__device__ inline BlockClock block_clock_start() { return {clock64(), global_timer_ns()}; }
+__device__ inline BlockClock block_clock_start() {
+  return {clock64(), global_timer_ns()};
+}
 
 /**
  * @brief Waits for the whole block, then has thread 0 store the block's cycles and times.

@@ -39,7 +39,8 @@ class DeviceBuffer {
 
   /// Allocates @p count elements (uninitialized). @throws CudaError when they do not fit.
   explicit DeviceBuffer(int64_t count) : count_(count) {
-    if (count < 0 || static_cast<uint64_t>(count) > std::numeric_limits<size_t>::max() / sizeof(T)) {
+    if (count < 0 ||
+        static_cast<uint64_t>(count) > std::numeric_limits<size_t>::max() / sizeof(T)) {
       throw CudaError("cannot allocate " + std::to_string(count) + " elements");
     }
     if (count == 0) return;
@@ -48,9 +49,8 @@ class DeviceBuffer {
       (void)cudaGetLastError();  // out of memory is not sticky: clear it and explain
       size_t free = 0, total = 0;
       CUDA_CHECK(cudaMemGetInfo(&free, &total));
-      throw CudaError("out of device memory: asked for " + format_bytes(double(bytes())) +
-                      ", " + format_bytes(double(free)) + " free of " +
-                      format_bytes(double(total)));
+      throw CudaError("out of device memory: asked for " + format_bytes(double(bytes())) + ", " +
+                      format_bytes(double(free)) + " free of " + format_bytes(double(total)));
     }
     CUDA_CHECK(status);
   }

@@ -28,9 +28,7 @@ struct DeviceFacts {
   size_t total_memory = 0;
 
   /// Theoretical DRAM bandwidth: 2 transfers per clock (double data rate) x bus width.
-  double peak_gbs() const {
-    return 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
-  }
+  double peak_gbs() const { return 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9; }
 
   /// One line for the report, with the numbers the peak is derived from.
   std::string describe() const {

@@ -5,8 +5,9 @@
  */
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,9 +24,7 @@ namespace tutorial {
  */
 inline int64_t parse_size(const std::string& text) {
   constexpr int64_t kMax = int64_t{1} << 62;
-  const auto fail = [&](const char* why) {
-    return UsageError("bad size '" + text + "': " + why);
-  };
+  const auto fail = [&](const char* why) { return UsageError("bad size '" + text + "': " + why); };
   const auto parse_digits = [&](const std::string& digits) {
     if (digits.empty()) throw fail("expected a positive integer");
     int64_t value = 0;
@@ -43,19 +42,17 @@ inline int64_t parse_size(const std::string& text) {
     const int64_t base = parse_digits(text.substr(0, caret));
     const int64_t exponent = parse_digits(text.substr(caret + 1));
     value = 1;
-    for (int64_t i = 0; i < exponent; ++i) {
+    // Past 62 steps any base > 1 overflows; stop there (1^huge is still 1, 0^k is rejected).
+    for (int64_t i = 0; i < std::min<int64_t>(exponent, 63); ++i) {
       if (base != 0 && value > kMax / base) throw fail("too large");
       value *= base;
     }
   } else {
-    int64_t multiplier = 1;
+    // A trailing K, M or G multiplies by 1024^1, ^2 or ^3.
+    const size_t power =
+        text.empty() ? std::string::npos : std::string("kmg").find(std::tolower(text.back()));
+    const int64_t multiplier = power == std::string::npos ? 1 : int64_t{1} << (10 * (power + 1));
     std::string digits = text;
-    switch (text.empty() ? '\0' : text.back()) {
-      case 'k': case 'K': multiplier = int64_t{1} << 10; break;
-      case 'm': case 'M': multiplier = int64_t{1} << 20; break;
-      case 'g': case 'G': multiplier = int64_t{1} << 30; break;
-      default: break;
-    }
     if (multiplier != 1) digits.pop_back();
     value = parse_digits(digits);
     if (value > kMax / multiplier) throw fail("too large");
@@ -67,23 +64,23 @@ inline int64_t parse_size(const std::string& text) {
 
 /// What a chapter's command line asks for.
 struct Options {
-  int64_t n = 0;        ///< elements (reductions, scan) or columns of C (matmul)
-  int64_t m = 0;        ///< rows of A and C (matmul only)
-  int64_t k = 0;        ///< columns of A, rows of B (matmul only)
-  int reps = 20;        ///< timed repetitions after the warm-up
-  uint64_t seed = 1;    ///< seed of the random input
-  bool json = false;    ///< print one JSON object instead of the text report
-  bool help = false;    ///< print the usage and exit 0
+  int64_t n = 0;      ///< elements (reductions, scan) or columns of C (matmul)
+  int64_t m = 0;      ///< rows of A and C (matmul only)
+  int64_t k = 0;      ///< columns of A, rows of B (matmul only)
+  int reps = 20;      ///< timed repetitions after the warm-up
+  uint64_t seed = 1;  ///< seed of the random input
+  bool json = false;  ///< print one JSON object instead of the text report
+  bool help = false;  ///< print the usage and exit 0
 };
 
 /// Which options a program takes, and their defaults.
 struct OptionSpec {
-  std::string program;       ///< name shown in the usage line
-  int64_t default_n = 1;     ///< default --n
-  bool matmul = false;       ///< also takes --m and --k
-  int64_t default_m = 1;     ///< default --m (matmul)
-  int64_t default_k = 1;     ///< default --k (matmul)
-  int default_reps = 20;     ///< default --reps
+  std::string program;    ///< name shown in the usage line
+  int64_t default_n = 1;  ///< default --n
+  bool matmul = false;    ///< also takes --m and --k
+  int64_t default_m = 1;  ///< default --m (matmul)
+  int64_t default_k = 1;  ///< default --k (matmul)
+  int default_reps = 20;  ///< default --reps
 };
 
 /// The usage text for @p spec, printed by --help and after every usage error.
@@ -101,7 +98,8 @@ inline std::string usage(const OptionSpec& spec) {
   text +=
       "              sizes take a suffix K, M, G (powers of 1024) or a power: 16M, 2^24\n"
       "  --reps R    timed repetitions after one warm-up; the median is reported (default " +
-      std::to_string(spec.default_reps) + ")\n"
+      std::to_string(spec.default_reps) +
+      ")\n"
       "  --seed S    seed of the random input (default 1)\n"
       "  --json      print the report as one JSON object\n"
       "  --help      print this text\n";

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -154,8 +155,7 @@ inline void print_json(std::ostream& out, const Report& r) {
       << ", \"rate_unit\": " << json_string(r.rate_unit)
       << ", \"peak_rate\": " << (r.peak_rate > 0 ? json_number(r.peak_rate) : "null")
       << ", \"reps\": " << r.reps << ", \"headline\": " << json_string(r.headline)
-      << ", \"verified\": " << (r.verified() ? "true" : "false")
-      << ", \"checks\": [";
+      << ", \"verified\": " << (r.verified() ? "true" : "false") << ", \"checks\": [";
   for (size_t i = 0; i < r.checks.size(); ++i) {
     const Check& c = r.checks[i];
     out << (i ? ", " : "") << "{\"what\": " << json_string(c.what)

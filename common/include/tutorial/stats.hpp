@@ -22,8 +22,7 @@ inline Summary summarize(std::vector<double> samples) {
   if (samples.empty()) return {};
   std::sort(samples.begin(), samples.end());
   const size_t mid = samples.size() / 2;
-  const double median =
-      samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+  const double median = samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
   return {samples.front(), median, samples.back()};
 }
 

@@ -85,8 +85,8 @@ inline Check check_close(std::string what, double got, double want, double toler
  * @pre got.size() == want.size()
  */
 template <typename Got, typename Want, typename Tolerance>
-Check check_elements(std::string what, const std::vector<Got>& got,
-                     const std::vector<Want>& want, Tolerance tolerance, std::string rule) {
+Check check_elements(std::string what, const std::vector<Got>& got, const std::vector<Want>& want,
+                     Tolerance tolerance, std::string rule) {
   int64_t bad = 0, first_bad = -1;
   for (size_t i = 0; i < got.size(); ++i) {
     const double error = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
