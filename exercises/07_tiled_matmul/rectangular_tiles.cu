@@ -1,0 +1,45 @@
+// Exercise 7.4: rectangular tiles (see README.md).
+#include "exercise.cuh"
+#include "tutorial/cuda_check.cuh"
+#include "tutorial/exercise.hpp"
+
+namespace exercise07 {
+
+/// A block of kM * kN threads computes a kM x kN tile of C, one element per thread, stepping
+/// kK along K with a kM x kK tile of A and a kK x kN tile of B in shared memory.
+template <int kM, int kN, int kK>
+__global__ void matmul_rect_tiled(const float* a, const float* b, float* c, int64_t m, int64_t n,
+                                  int64_t k) {
+  // TODO(7.4): write the kernel. Thread t computes element (t / kN, t % kN) of the tile.
+  //  - the tiles of A and B do not have kM * kN elements, so a thread cannot load "its"
+  //    element: copy each tile in a loop over its elements, strided by the thread count;
+  //  - guard every load (outside A or B, load a value that adds nothing) and the store;
+  //  - both barriers, reached by every thread.
+}
+
+/// Launches the kM x kN tiles over C: a 2-D grid, 1-D blocks of kM * kN threads.
+template <int kM, int kN, int kK>
+void launch_rect_tiled(const float* d_a, const float* d_b, float* d_c, int64_t m, int64_t n,
+                       int64_t k) {
+  static_assert(kM * kN <= 1024, "one thread per element of the C tile");
+  const dim3 grid(unsigned((n + kN - 1) / kN), unsigned((m + kM - 1) / kM));
+  matmul_rect_tiled<kM, kN, kK><<<grid, kM * kN>>>(d_a, d_b, d_c, m, n, k);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void matmul_rectangular(TileShape shape, const float* d_a, const float* d_b, float* d_c, int64_t m,
+                        int64_t n, int64_t k) {
+  throw tutorial::Todo(
+      "write matmul_rect_tiled in exercises/07_tiled_matmul/"
+      "rectangular_tiles.cu, then delete this line");
+  switch (shape) {
+    case TileShape::kTall:
+      launch_rect_tiled<32, 8, 16>(d_a, d_b, d_c, m, n, k);
+      break;
+    case TileShape::kWide:
+      launch_rect_tiled<8, 32, 4>(d_a, d_b, d_c, m, n, k);
+      break;
+  }
+}
+
+}  // namespace exercise07

@@ -1,0 +1,36 @@
+// Exercise 7.2: transpose through shared memory without bank conflicts (see README.md).
+#include "exercise.cuh"
+#include "tutorial/cuda_check.cuh"
+#include "tutorial/exercise.hpp"
+
+namespace exercise07 {
+
+constexpr int kTile = 32;      ///< a block moves one kTile x kTile tile
+constexpr int kBlockRows = 8;  ///< a block is kTile x kBlockRows threads: 4 elements each
+
+/// out (cols x rows) = the transpose of in (rows x cols). Block (x, y) moves the tile that
+/// starts at row y * kTile, column x * kTile of `in`: it reads rows of the tile (a warp reads
+/// 32 neighbours of `in`), turns the tile in shared memory, and writes rows of the turned tile
+/// (a warp writes 32 neighbours of `out`).
+__global__ void transpose_tiled(const float* in, float* out, int64_t rows, int64_t cols) {
+  // TODO(7.2): write the kernel.
+  //  - a __shared__ tile, shaped so that reading one of its COLUMNS hits 32 different banks
+  //    (a bank is (word address) % 32: what does one extra column do?);
+  //  - phase 1: thread (tx, ty) copies in(row0 + j, col0 + tx) for j = ty, ty + 8, ... into
+  //    the tile, guarded at the edges of `in`;
+  //  - the barrier;
+  //  - phase 2: it writes out(col0 + j, row0 + tx) = in(row0 + tx, col0 + j) from the tile,
+  //    guarded; 64-bit offsets (rows * cols may pass 2^31).
+}
+
+void transpose(const float* d_in, float* d_out, int64_t rows, int64_t cols) {
+  throw tutorial::Todo(
+      "write transpose_tiled in exercises/07_tiled_matmul/transpose.cu, then "
+      "delete this line");
+  const dim3 block(kTile, kBlockRows);
+  const dim3 grid(unsigned((cols + kTile - 1) / kTile), unsigned((rows + kTile - 1) / kTile));
+  transpose_tiled<<<grid, block>>>(d_in, d_out, rows, cols);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace exercise07
