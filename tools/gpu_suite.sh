@@ -43,7 +43,7 @@ read_args() {  # the argument lines of chapter $1
 }
 
 echo "== build =="
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
 failed=0
 if [ -z "$only" ]; then
   # The README's two commands, verbatim, as a learner with this GPU would type them.
