@@ -17,7 +17,7 @@ endfunction()
 #                      [TEST_ARGS <args>...])
 # Adds the executable chNN_name, links the common library, and registers CTest tests:
 #   chapter.NN.run    runs it at a small awkward size (exit 77 = skipped on a machine with no GPU)
-#   chapter.NN.usage  a bad size must be a usage error, GPU or not
+#   chapter.NN.usage  a bad size must be a usage error (exit 2 and the usage), GPU or not
 function(tutorial_add_chapter name)
   cmake_parse_arguments(ARG "CPU_ONLY" "" "SOURCES;LIBS;TEST_ARGS" ${ARGN})
   string(SUBSTRING "${name}" 0 2 number)
@@ -38,9 +38,10 @@ function(tutorial_add_chapter name)
   endif()
   add_test(NAME chapter.${number}.run COMMAND ${target} ${ARG_TEST_ARGS} --reps 2)
   set_tests_properties(chapter.${number}.run PROPERTIES SKIP_RETURN_CODE 77 LABELS "gpu")
-  add_test(NAME chapter.${number}.usage COMMAND ${target} --n 0)
-  set_tests_properties(chapter.${number}.usage PROPERTIES
-    PASS_REGULAR_EXPRESSION "error: .*usage:" LABELS "cpu")
+  add_test(NAME chapter.${number}.usage
+    COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${target}>;--n;0" -DEXPECT_CODE=2
+            "-DEXPECT_REGEX=error: .*usage:" -P ${PROJECT_SOURCE_DIR}/tools/expect_exit.cmake)
+  set_tests_properties(chapter.${number}.usage PROPERTIES LABELS "cpu")
 endfunction()
 
 # tutorial_add_exercise(<NN_name> LEARNER_FILES <files> CHECKER <file> [LIBS <targets>]

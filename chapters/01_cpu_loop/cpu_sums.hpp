@@ -65,10 +65,14 @@ inline float sum_float_serial(const std::vector<float>& values) {
   return sum;
 }
 
+/// Leaves of the pairwise sum: this many values or fewer are added in a plain loop, which keeps
+/// the recursion cheap and adds at most kPairwiseLeaf - 1 roundings.
+constexpr size_t kPairwiseLeaf = 8;
+
 /// Pairwise: sum each half, then add the halves. Each value passes through only about log2(n)
 /// roundings; the same tree a GPU reduction builds.
 inline float sum_float_pairwise(const float* values, size_t count) {
-  if (count <= 8) {  // small leaves keep the recursion cheap; they add at most 7 roundings
+  if (count <= kPairwiseLeaf) {
     float sum = 0;
     for (size_t i = 0; i < count; ++i) sum += values[i];
     return sum;

@@ -44,7 +44,10 @@ Row time_cpu(const std::string& name, double bytes, int reps, Sum&& sum) {
 std::string describe_cpu() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   for (std::string line; std::getline(cpuinfo, line);) {
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2) + ", one thread";
+    const size_t colon = line.find(':');
+    if (line.rfind("model name", 0) == 0 && colon + 2 < line.size()) {
+      return line.substr(colon + 2) + ", one thread";
+    }
   }
   return "host CPU, one thread";
 }
@@ -69,8 +72,8 @@ Report run_lesson(const Options& opt) {
   const double float_reference = reference_sum(floats);
   const double sum_abs = reference_sum_abs(floats);
 
-  // Integers: the 64-bit loop is exact; the 32-bit one is shown, not trusted.
-  report.checks.push_back(check_exact("int64 loop", chapter01::sum_int64(ints), int_reference));
+  // Integers: the reference (reference.hpp) is the plain 64-bit loop; the four-accumulator
+  // loop adds in another order and must agree exactly. The 32-bit one is shown, not trusted.
   report.checks.push_back(check_exact("int64 loop, 4 accumulators",
                                       chapter01::sum_int64_unrolled(ints), int_reference));
   const chapter01::Int32Sum narrow = chapter01::sum_int32_wrapping(ints);
@@ -79,20 +82,16 @@ Report run_lesson(const Options& opt) {
                          std::to_string(narrow.overflows) + " of the " + std::to_string(n) +
                          " additions overflowed int32");
 
-  // Floats: each sum within the rounding bound of its summation depth (verify.hpp).
+  // Floats: pairwise and Kahan within their rounding bounds (verify.hpp). The serial loop is
+  // shown, not checked: its bound, gamma(n - 1) sum|x|, says nothing at these sizes.
   const float serial = chapter01::sum_float_serial(floats);
   const float pairwise = chapter01::sum_float_pairwise(floats.data(), floats.size());
   const float kahan = chapter01::sum_float_kahan(floats);
-  int64_t pairwise_depth = 7;  // the leaves of 8 add 7 roundings, then one per tree level
-  for (int64_t span = 8; span < n; span *= 2) ++pairwise_depth;
   report.checks.push_back(
-      check_close("float serial", serial, float_reference, sum_tolerance(n - 1, sum_abs)));
-  report.checks.push_back(check_close("float pairwise", pairwise, float_reference,
-                                      sum_tolerance(pairwise_depth, sum_abs)));
-  // Kahan's bound: (2u + O(n u^2)) * sum|x| (Higham, section 4.3).
-  const double kahan_bound =
-      (2 * kFloatUnitRoundoff + double(n) * kFloatUnitRoundoff * kFloatUnitRoundoff) * sum_abs;
-  report.checks.push_back(check_close("float Kahan", kahan, float_reference, kahan_bound));
+      check_close("float pairwise", pairwise, float_reference,
+                  sum_tolerance(pairwise_depth(n, chapter01::kPairwiseLeaf), sum_abs)));
+  report.checks.push_back(
+      check_close("float Kahan", kahan, float_reference, kahan_tolerance(n, sum_abs)));
   for (const auto& [name, value] :
        {std::pair{"serial", serial}, std::pair{"pairwise", pairwise}, std::pair{"Kahan", kahan}}) {
     const double error = value - float_reference;
@@ -120,6 +119,7 @@ Report run_lesson(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const OptionSpec spec{"ch01_cpu_loop", int64_t{1} << 24, false, 1, 1, 5};
+  OptionSpec spec{"ch01_cpu_loop", int64_t{1} << 24};
+  spec.default_reps = 5;  // the slowest loop (Kahan) takes tens of milliseconds at 2^24
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -9,6 +9,8 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 
 #include "tutorial/errors.hpp"
 #include "tutorial/options.hpp"
@@ -20,8 +22,9 @@ namespace tutorial {
  * @brief Parses the options, runs @p lesson, prints its report and returns the exit code.
  *
  * @p lesson takes the Options and returns a Report. Usage errors print a one-line reason and
- * the usage (exit 2); CUDA errors print the failing call (exit 3); a missing device says so
- * (exit 77); a report that is not verified gives exit 1.
+ * the usage (exit 2), and so does a size larger than the machine can address; CUDA errors print
+ * the failing call (exit 3), as does running out of memory or any other error; a missing
+ * device says so (exit 77); a report that is not verified gives exit 1.
  *
  * For tools/compare.py: when the environment variable TUTORIAL_REPORT_JSON names a file, the
  * JSON report is also written there, so one run gives both the text and the numbers.
@@ -43,6 +46,8 @@ int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson) {
     if (const char* path = std::getenv("TUTORIAL_REPORT_JSON")) {
       std::ofstream file(path);
       print_json(file, report);
+      if (!file)
+        std::cerr << spec.program << ": could not write the JSON report to " << path << "\n";
     }
     return report.verified() ? kExitVerified : kExitWrongResult;
   } catch (const UsageError& e) {
@@ -54,8 +59,14 @@ int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson) {
   } catch (const CudaError& e) {
     std::cerr << spec.program << ": CUDA error: " << e.what() << "\n";
     return kExitCudaError;
+  } catch (const std::length_error&) {  // a std::vector larger than the address space
+    std::cerr << spec.program << ": error: this size is more than this machine can hold\n";
+    return kExitUsage;
   } catch (const std::bad_alloc&) {
     std::cerr << spec.program << ": out of host memory for this size\n";
+    return kExitCudaError;
+  } catch (const std::exception& e) {  // anything else still fails loudly, never with 0
+    std::cerr << spec.program << ": error: " << e.what() << "\n";
     return kExitCudaError;
   }
 }

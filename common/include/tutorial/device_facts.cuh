@@ -45,16 +45,24 @@ struct DeviceFacts {
 
 /**
  * @brief Facts of the current device.
- * @throws NoDeviceError when there is no usable CUDA device (exit 77), CudaError otherwise.
+ * @throws NoDeviceError when there is no CUDA device, or only one older than compute
+ *         capability 7.5 (exit 77); CudaError for a driver older than the runtime (exit 3).
  */
 inline DeviceFacts query_device() {
+  int driver = 0;
+  (void)cudaDriverGetVersion(&driver);  // 0 when no NVIDIA driver is installed
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess || count == 0) {
-    throw NoDeviceError(std::string("no CUDA device found (") +
-                        (status != cudaSuccess ? cudaGetErrorString(status) : "0 devices") +
-                        "); this program needs an NVIDIA GPU");
+  if (driver == 0 || status == cudaErrorNoDevice || (status == cudaSuccess && count == 0)) {
+    (void)cudaGetLastError();
+    throw NoDeviceError("no CUDA device found; this program needs an NVIDIA GPU");
   }
+  if (status == cudaErrorInsufficientDriver) {
+    throw CudaError("the NVIDIA driver (CUDA " + std::to_string(driver / 1000) + "." +
+                    std::to_string(driver % 1000 / 10) +
+                    ") is older than the CUDA runtime this was built with: update the driver");
+  }
+  CUDA_CHECK(status);
   DeviceFacts f;
   CUDA_CHECK(cudaGetDevice(&f.id));
   cudaDeviceProp props{};
@@ -73,6 +81,10 @@ inline DeviceFacts query_device() {
   f.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate);
   f.bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
   f.l2_bytes = attribute(cudaDevAttrL2CacheSize);
+  if (f.major * 10 + f.minor < 75) {
+    throw NoDeviceError(f.name + " has compute capability " + std::to_string(f.major) + "." +
+                        std::to_string(f.minor) + "; this tutorial needs 7.5 or newer");
+  }
   return f;
 }
 

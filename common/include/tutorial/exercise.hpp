@@ -44,6 +44,8 @@ class Grader {
       std::cout << "TODO  " << id << "  " << title << ": " << todo.what() << "\n";
     } catch (const ExerciseFailure& failure) {
       std::cout << "FAIL  " << id << "  " << title << ": " << failure.what() << "\n";
+    } catch (const CudaError& error) {  // e.g. an out-of-bounds access in the learner's kernel
+      std::cout << "FAIL  " << id << "  " << title << ": CUDA error: " << error.what() << "\n";
     }
   }
   /// The exit code: 0 when every exercise passed, 1 otherwise.
@@ -70,8 +72,8 @@ int run_checker(GradeAll&& grade_all) {
   } catch (const NoDeviceError& e) {
     std::cerr << e.what() << "\n";
     return kExitNoDevice;
-  } catch (const CudaError& e) {
-    std::cerr << "CUDA error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
     return kExitCudaError;
   }
 }

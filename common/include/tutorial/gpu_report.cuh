@@ -29,7 +29,7 @@ inline Report start_report(std::string chapter, std::string title, const DeviceF
 }
 
 /// The reductions' input range: large enough that 2^12 values already overflow int32, small
-/// enough that 2^43 of them still fit in a 64-bit sum.
+/// enough that 2^42 of them still fit in a 64-bit sum.
 constexpr int32_t kReductionInputBound = 1 << 20;
 
 /// The input of the reduction chapters: n ints drawn from [-2^20, 2^20].

@@ -22,6 +22,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tutorial {
@@ -58,6 +59,21 @@ inline int64_t summation_depth(int64_t n, int64_t threads) {
   return serial + tree;
 }
 
+/// Depth of a recursive pairwise sum of @p n values whose leaves of up to @p leaf values are
+/// added serially: leaf - 1 additions in a leaf, then one per level of halving.
+inline int64_t pairwise_depth(int64_t n, int64_t leaf) {
+  int64_t depth = leaf - 1;
+  for (int64_t span = leaf; span < n; span *= 2) ++depth;
+  return depth;
+}
+
+/// Error bound of Kahan's (and Neumaier's) compensated float sum of @p n values:
+/// (2u + 4 n u^2) sum|x| (Higham, section 4.3, with the O(n u^2) term's constant made explicit).
+inline double kahan_tolerance(int64_t n, double sum_abs) {
+  const double u = kFloatUnitRoundoff;
+  return (2 * u + 4 * static_cast<double>(n) * u * u) * sum_abs;
+}
+
 /// Prints a double with enough digits to tell a float's rounding from a bug.
 inline std::string format_number(double value) {
   std::ostringstream out;
@@ -82,17 +98,21 @@ inline Check check_close(std::string what, double got, double want, double toler
  * @brief Compares every element of @p got with @p want, element i within tolerance(i).
  *
  * The check names the number of mismatches and the first one, so an off-by-one shows where.
- * @pre got.size() == want.size()
+ * Integers are compared exactly, whatever @p tolerance says; NaN never passes.
  */
 template <typename Got, typename Want, typename Tolerance>
 Check check_elements(std::string what, const std::vector<Got>& got, const std::vector<Want>& want,
                      Tolerance tolerance, std::string rule) {
   int64_t bad = 0, first_bad = -1;
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double error = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
-    if (!(error <= tolerance(i))) {
-      if (bad++ == 0) first_bad = static_cast<int64_t>(i);
+  const size_t count = got.size() == want.size() ? got.size() : 0;  // sizes differ: no compare
+  for (size_t i = 0; i < count; ++i) {
+    bool ok;
+    if constexpr (std::is_integral_v<Got> && std::is_integral_v<Want>) {
+      ok = got[i] == want[i];  // exactly: a double cannot tell 2^53 from 2^53 + 1
+    } else {
+      ok = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i])) <= tolerance(i);
     }
+    if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
   }
   Check check{std::move(what), "", std::to_string(want.size()) + " elements", std::move(rule),
               got.size() == want.size() && bad == 0};
