@@ -114,18 +114,32 @@ for exe in "$bin"/sol[0-9][0-9]_check "$bin"/ex[0-9][0-9]_check; do
 done
 
 echo "== compute-sanitizer =="
+# One background job per program and tool (they are independent and mostly CPU-bound), at most
+# $jobs at a time; each leaves its exit code in a file. --error-exitcode turns any reported
+# hazard or error into exit 99.
+jobs=$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))
+tools=(memcheck racecheck synccheck initcheck)
+sanitized=()
 for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9][0-9]_check; do
   name=$(basename "$exe"); selected "$name" || continue
   [ "$name" = ch01_cpu_loop ] && continue  # no GPU code
+  sanitized+=("$name")
   args=""
   [[ $name == ch* ]] && args="$(read_args "$name" | head -n 1) --reps 1"
-  clean=0; report=""
-  for tool in memcheck racecheck synccheck initcheck; do
+  for tool in "${tools[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.2; done
     log="$out/sanitizer_${name}_$tool.log"
     # shellcheck disable=SC2086
-    compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" $args >"$log" 2>&1; rc=$?
-    # --error-exitcode turns any reported hazard or error into exit 99.
-    if [ $rc -eq 0 ]; then clean=$((clean + 1)); report+=" $tool:ok"; rm -f "$log"
+    ( compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" $args >"$log" 2>&1
+      echo $? >"$log.rc" ) &
+  done
+done
+wait
+for name in "${sanitized[@]}"; do
+  clean=0; report=""
+  for tool in "${tools[@]}"; do
+    log="$out/sanitizer_${name}_$tool.log"; rc=$(cat "$log.rc"); rm -f "$log.rc"
+    if [ "$rc" -eq 0 ]; then clean=$((clean + 1)); report+=" $tool:ok"; rm -f "$log"
     else failed=1; report+=" $tool:FAIL($rc)"; fi
   done
   echo "$name:$report"
