@@ -1,0 +1,218 @@
+/**
+ * @file chapters/03_tree_bitmask/main.cu
+ * @brief Chapter 03: many blocks, each adding its slice as a tree in shared memory, chosen by
+ *        the bitmask test (tid & mask) == 0.
+ *
+ * Shows: a grid of blocks with one element per thread; the interleaved tree (pairs at distance
+ * 1, 2, 4, ...) with the bitmask test, next to the same tree with the test tid % (2 * offset)
+ * (what the bitmask buys) and with compact thread indices (what divergence costs, apart from
+ * the bank use); block sums combined by relaunching the kernel on them.
+ * Leaves out: the fixes. Contiguous active threads and loads that add (chapter 04), the warp
+ * shuffle (chapter 04), and combining block sums with atomics (chapter 05).
+ */
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tutorial/block_reduce.cuh"
+#include "tutorial/chapter_main.hpp"
+#include "tutorial/cub_sum.cuh"
+#include "tutorial/gpu_report.cuh"
+#include "tutorial/measure.cuh"
+#include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
+
+namespace {
+
+using namespace tutorial;
+
+/// Threads per block, one element each. The trees below pair thread tid with tid + offset for
+/// offsets up to half the block, so the block must be a power of two.
+constexpr int kBlockThreads = 256;
+static_assert((kBlockThreads & (kBlockThreads - 1)) == 0, "the trees need a power-of-two block");
+
+//! [load_one_per_thread]
+/// Each thread copies its element into shared memory (0, the identity of +, past the end) and
+/// waits for the whole block, so that the tree can read its neighbours' elements.
+/// @pre called by every thread of a block of kBlockThreads threads.
+template <typename T>
+__device__ void load_one_per_thread(const T* in, int64_t n, long long* partial) {
+  const int64_t i = int64_t{blockIdx.x} * kBlockThreads + threadIdx.x;  // n may pass 2^31
+  partial[threadIdx.x] = i < n ? static_cast<long long>(in[i]) : 0;
+  __syncthreads();
+}
+//! [load_one_per_thread]
+
+//! [reduce_bitmask_tree]
+/// The tree of the seed posts. In the step with distance `offset`, the threads whose index has
+/// its low bits (mask = 2 * offset - 1) clear add the element `offset` places to their right:
+///   offset 1, mask 1: threads 0, 2, 4, ...   offset 2, mask 3: threads 0, 4, 8, ...
+/// After log2(kBlockThreads) steps partial[0] holds the block's sum.
+/// @pre launched with kBlockThreads threads per block; out has one slot per block.
+template <typename T>
+__global__ void reduce_bitmask_tree(const T* __restrict__ in, int64_t n,
+                                    long long* __restrict__ out, BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  __shared__ long long partial[kBlockThreads];
+  load_one_per_thread(in, n, partial);
+
+  const unsigned tid = threadIdx.x;
+  // blockDim.x as the bound, as in the seed: a value known only at run time (see the modulo
+  // version below for why that matters).
+  for (unsigned offset = 1, mask = 1; offset < blockDim.x; offset *= 2, mask += offset) {
+    if ((tid & mask) == 0) partial[tid] += partial[tid + offset];
+    __syncthreads();  // the next step reads what this step wrote
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+  block_clock_stop(slots, started);
+}
+//! [reduce_bitmask_tree]
+
+//! [reduce_modulo_tree]
+/// The same tree with the textbook test tid % (2 * offset) == 0. Same threads, same adds; only
+/// the test differs. With a divisor known only at run time, % is an integer division, a
+/// sequence of a dozen or more instructions where the bitmask test is one AND.
+/// @pre launched with kBlockThreads threads per block; out has one slot per block.
+template <typename T>
+__global__ void reduce_modulo_tree(const T* __restrict__ in, int64_t n, long long* __restrict__ out,
+                                   BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  __shared__ long long partial[kBlockThreads];
+  load_one_per_thread(in, n, partial);
+
+  const unsigned tid = threadIdx.x;
+  for (unsigned offset = 1; offset < blockDim.x; offset *= 2) {
+    if (tid % (2 * offset) == 0) partial[tid] += partial[tid + offset];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+  block_clock_stop(slots, started);
+}
+//! [reduce_modulo_tree]
+
+//! [reduce_compact_threads]
+/// The same pairs again, but handed to the FIRST threads of the block: thread t adds pair
+/// number t, at index 2 * offset * t. Active threads are now contiguous, so whole warps go
+/// idle together instead of every warp running with a few lanes on. The bank use does not
+/// improve: lanes of a warp touch addresses 2 * offset elements apart, so many of them hit
+/// the same shared-memory bank and wait for each other.
+/// @pre launched with kBlockThreads threads per block; out has one slot per block.
+template <typename T>
+__global__ void reduce_compact_threads(const T* __restrict__ in, int64_t n,
+                                       long long* __restrict__ out, BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  __shared__ long long partial[kBlockThreads];
+  load_one_per_thread(in, n, partial);
+
+  for (unsigned offset = 1; offset < blockDim.x; offset *= 2) {
+    const unsigned index = 2 * offset * threadIdx.x;
+    if (index < blockDim.x) partial[index] += partial[index + offset];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+  block_clock_stop(slots, started);
+}
+//! [reduce_compact_threads]
+
+/// The work of one tree, counted: how many of the thread-steps add something, and how many
+/// warp-steps run with at least one lane active, for the interleaved trees and compact threads.
+std::string count_idle_work() {
+  constexpr int kWarps = kBlockThreads / kWarpThreads;
+  int steps = 0, adds = 0, interleaved_warp_steps = 0, compact_warp_steps = 0;
+  for (int offset = 1; offset < kBlockThreads; offset *= 2, ++steps) {
+    const int active = kBlockThreads / (2 * offset);  // one thread per pair
+    adds += active;
+    // Interleaved: active threads 0, 2*offset, 4*offset, ...: a warp has one as long as the
+    // spacing is at most a warp.
+    interleaved_warp_steps += 2 * offset <= kWarpThreads ? kWarps : active;
+    compact_warp_steps += (active + kWarpThreads - 1) / kWarpThreads;
+  }
+  return "per block of " + std::to_string(kBlockThreads) + " threads: " + std::to_string(steps) +
+         " tree steps = " + std::to_string(steps * kBlockThreads) + " thread-steps, of which " +
+         std::to_string(adds) + " add (" + std::to_string(100 * adds / (steps * kBlockThreads)) +
+         "%); warp-steps with work: " + std::to_string(interleaved_warp_steps) +
+         " interleaved (bitmask, modulo) vs " + std::to_string(compact_warp_steps) +
+         " with compact threads, of " + std::to_string(steps * kWarps);
+}
+
+/// How the block sums become one: the passes and their block counts.
+std::string describe_passes(int64_t n) {
+  std::string text = "block sums combined by relaunching the kernel on them: blocks per pass";
+  int64_t count = n;
+  do {
+    count = (count + kBlockThreads - 1) / kBlockThreads;
+    text += " " + std::to_string(count);
+  } while (count > 1);
+  return text +
+         "; each pass is a launch and a round trip of the sums through memory, and the "
+         "last passes leave most SMs idle (chapter 05 combines with atomics instead)";
+}
+
+Report run_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  const int64_t n = opt.n;
+  Report report = start_report(
+      "03_tree_bitmask", "many blocks, a tree in shared memory chosen by a bitmask", device, opt);
+  report.problem = describe_reduction_input(n, opt.seed) + ", " + std::to_string(kBlockThreads) +
+                   " threads per block, one element each";
+  report.headline = "reduce_bitmask_tree";
+
+  // Device buffers first, so a size that cannot fit fails before the input is made.
+  DeviceBuffer<int32_t> d_in(n);
+  DeviceBuffer<long long> d_out(1);  // poisoned before every checked run
+
+  // Input and its exact 64-bit reference.
+  const std::vector<int32_t> h_in = reduction_input(n, opt.seed);
+  const int64_t reference = reference_sum(h_in);
+  d_in.copy_from(h_in);
+  struct Variant {
+    const char* name;
+    ReduceInPasses passes;
+  };
+  std::vector<Variant> variants;
+  variants.push_back({"reduce_bitmask_tree",
+                      ReduceInPasses(reduce_bitmask_tree<int32_t>, reduce_bitmask_tree<long long>,
+                                     kBlockThreads, kBlockThreads, n)});
+  variants.push_back({"reduce_modulo_tree",
+                      ReduceInPasses(reduce_modulo_tree<int32_t>, reduce_modulo_tree<long long>,
+                                     kBlockThreads, kBlockThreads, n)});
+  variants.push_back({"reduce_compact_threads", ReduceInPasses(reduce_compact_threads<int32_t>,
+                                                               reduce_compact_threads<long long>,
+                                                               kBlockThreads, kBlockThreads, n)});
+  CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
+
+  // Verify each variant on its own poisoned output.
+  for (Variant& v : variants) {
+    d_out.poison();
+    v.passes(d_in.data(), d_out.data(), BlockCycleSlots{});
+    CUDA_CHECK(cudaGetLastError());
+    report.checks.push_back(
+        check_exact(std::string("sum (") + v.name + ")", d_out.to_host()[0], reference));
+  }
+  d_out.poison();
+  cub_sum();
+  report.checks.push_back(
+      check_exact("sum (cub::DeviceReduce::Sum)", d_out.to_host()[0], reference));
+
+  // Time every variant and CUB in the same run.
+  Timer timer(device);
+  const double bytes = double(n) * sizeof(int32_t);
+  for (Variant& v : variants) {
+    report.rows.push_back(
+        measure_kernel(timer, opt.reps, v.name, bytes, v.passes.first_blocks(),
+                       [&](BlockCycleSlots slots) { v.passes(d_in.data(), d_out.data(), slots); }));
+  }
+  report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_sum));
+
+  report.notes.push_back(count_idle_work());
+  report.notes.push_back(describe_passes(n));
+  report.notes.push_back("cycles/block are of the first pass; time and GB/s cover all passes");
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const OptionSpec spec{"ch03_tree_bitmask", int64_t{1} << 24};
+  return run_main(argc, argv, spec, run_lesson);
+}

@@ -1,0 +1,309 @@
+/**
+ * @file chapters/04_divergence_free/main.cu
+ * @brief Chapter 04: the tree of chapter 03 made fast one step at a time: sequential
+ *        addressing, the first add during the load, and the last warp without barriers.
+ *
+ * Shows, each step a kernel timed in the same run:
+ *   1. sequential addressing (tid < stride): the active threads are contiguous, so warps are
+ *      either fully on or fully off, and neighbouring lanes use neighbouring banks;
+ *   2. the first add during the load: each thread starts from 2, then 8, elements, so fewer
+ *      blocks do the tree;
+ *   3. the last warp: the legacy volatile unrolling, made correct with __syncwarp();
+ *   4. the last warp with __shfl_down_sync: registers instead of shared memory;
+ *   5. every warp with __shfl_down_sync, one barrier per block (tutorial/block_reduce.cuh).
+ * And why the legacy unrolling without __syncwarp() is wrong since Volta: the reasoning is on
+ * the chapter page; the kernel runs only when asked for (TUTORIAL_UNSAFE_WARP_DEMO=1), since
+ * a race detector rightly reports it.
+ * Leaves out: combining the block sums well (still relaunches, as in chapter 03; chapter 05
+ * uses one atomic per block) and sizing the grid to the GPU (chapter 05).
+ */
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tutorial/block_reduce.cuh"
+#include "tutorial/chapter_main.hpp"
+#include "tutorial/cub_sum.cuh"
+#include "tutorial/gpu_report.cuh"
+#include "tutorial/measure.cuh"
+#include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
+
+namespace {
+
+using namespace tutorial;
+
+/// Threads per block. The trees halve the active threads each step, and the last-warp steps
+/// take over at 64 values, so the block is a power of two and at least two warps.
+constexpr int kBlockThreads = 256;
+static_assert((kBlockThreads & (kBlockThreads - 1)) == 0 && kBlockThreads >= 2 * kWarpThreads,
+              "the trees need a power-of-two block of at least 64 threads");
+
+/// Elements each thread adds while loading, in the steps after the first-add step.
+constexpr int kLoadsPerThread = 8;
+
+//! [load_and_add]
+/// The first add during the load: block b covers kLoads * kBlockThreads consecutive elements,
+/// and each thread adds kLoads of them, kBlockThreads apart, in a register. In every one of
+/// the kLoads rounds the block reads kBlockThreads consecutive ints (coalesced), and the tree
+/// that follows has kLoads times fewer blocks to run.
+template <int kLoads, typename T>
+__device__ long long load_and_add(const T* in, int64_t n) {
+  const int64_t first = int64_t{blockIdx.x} * (kLoads * kBlockThreads) + threadIdx.x;
+  long long sum = 0;
+#pragma unroll
+  for (int j = 0; j < kLoads; ++j) {
+    const int64_t i = first + int64_t{j} * kBlockThreads;
+    if (i < n) sum += in[i];  // the loads are independent: all kLoads are in flight at once
+  }
+  return sum;
+}
+//! [load_and_add]
+
+//! [tree_sequential]
+/// Sequential addressing: in the step with distance `stride`, threads 0 .. stride-1 add the
+/// element `stride` places to their right. The active threads are the first `stride`, so a
+/// warp is either fully active or fully idle (no divergence inside active warps), and lane i
+/// reads word i of a contiguous run (each bank serves one lane: no bank conflicts).
+/// Stops when `down_to` values are left in partial[0, down_to).
+/// @pre called by every thread of the block, after partial[] was written and a barrier.
+__device__ void tree_sequential(long long* partial, int down_to) {
+  for (int stride = kBlockThreads / 2; stride >= down_to; stride /= 2) {
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();  // the next step reads what this step wrote
+  }
+}
+//! [tree_sequential]
+
+/// The start of every tree kernel below: the first add during the load into partial[], a
+/// barrier, and the tree down to @p down_to values.
+/// @pre called by every thread of a block of kBlockThreads threads.
+template <int kLoads, typename T>
+__device__ void load_then_tree(const T* in, int64_t n, long long* partial, int down_to) {
+  partial[threadIdx.x] = load_and_add<kLoads>(in, n);
+  __syncthreads();  // the tree reads the other threads' sums
+  tree_sequential(partial, down_to);
+}
+
+//! [reduce_sequential_addressing]
+/// Steps 1 and 2. With kLoads = 1 this is chapter 03's kernel with sequential addressing;
+/// with kLoads = 2 or 8 each thread starts from that many elements (load_and_add).
+/// @pre launched with kBlockThreads threads; out has one slot per block.
+template <int kLoads, typename T>
+__global__ void reduce_sequential_addressing(const T* __restrict__ in, int64_t n,
+                                             long long* __restrict__ out, BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  __shared__ long long partial[kBlockThreads];
+  load_then_tree<kLoads>(in, n, partial, 1);
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+  block_clock_stop(slots, started);
+}
+//! [reduce_sequential_addressing]
+
+//! [reduce_last_warp_syncwarp]
+/// Step 3. Once 64 values are left, only the first warp works, and a barrier for the whole
+/// block is more than it needs: the warp adds the last 64 values alone. Between a lane's
+/// write and another lane's read stands __syncwarp(), which makes the 32 lanes meet and their
+/// shared-memory writes visible to each other. Since Volta the lanes of a warp are not
+/// guaranteed to run in lockstep, so this meeting point must be written out.
+/// @pre launched with kBlockThreads threads; out has one slot per block.
+template <int kLoads, typename T>
+__global__ void reduce_last_warp_syncwarp(const T* __restrict__ in, int64_t n,
+                                          long long* __restrict__ out, BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  __shared__ long long partial[kBlockThreads];
+  load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);  // 64 values left
+  const int lane = threadIdx.x;
+  if (lane < kWarpThreads) {
+    long long sum = partial[lane] + partial[lane + kWarpThreads];
+    for (int offset = kWarpThreads / 2; offset > 0; offset /= 2) {
+      partial[lane] = sum;
+      __syncwarp();  // every lane's write lands before any lane reads it
+      sum += partial[lane + offset];
+      __syncwarp();  // every lane has read before the next round overwrites
+    }
+    if (lane == 0) out[blockIdx.x] = sum;
+  }
+  block_clock_stop(slots, started);
+}
+//! [reduce_last_warp_syncwarp]
+
+//! [reduce_last_warp_volatile]
+/// The legacy unrolling (pre-Volta tutorials), kept to show what is wrong with it: it relies
+/// on the 32 lanes executing each line together, so that every lane has read partial[lane +
+/// offset] before lane + offset overwrites it. Nothing guarantees that since Volta; `volatile`
+/// only stops the compiler from keeping values in registers, it does not order the lanes.
+/// A data race: run only on request (TUTORIAL_UNSAFE_WARP_DEMO=1).
+/// @pre launched with kBlockThreads threads; out has one slot per block.
+template <int kLoads, typename T>
+__global__ void reduce_last_warp_volatile(const T* __restrict__ in, int64_t n,
+                                          long long* __restrict__ out, BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  __shared__ long long partial[kBlockThreads];
+  load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);
+  if (threadIdx.x < kWarpThreads) {
+    volatile long long* v = partial;
+    const int lane = threadIdx.x;
+    v[lane] += v[lane + 32];
+    v[lane] += v[lane + 16];
+    v[lane] += v[lane + 8];
+    v[lane] += v[lane + 4];
+    v[lane] += v[lane + 2];
+    v[lane] += v[lane + 1];
+    if (lane == 0) out[blockIdx.x] = v[0];
+  }
+  block_clock_stop(slots, started);
+}
+//! [reduce_last_warp_volatile]
+
+//! [reduce_last_warp_shuffle]
+/// Step 4. The last 64 values go into the first warp's registers (two per lane, added) and
+/// warp_reduce_sum() finishes with five __shfl_down_sync: no shared memory, and the shuffle
+/// itself synchronizes the lanes it names.
+/// @pre launched with kBlockThreads threads; out has one slot per block.
+template <int kLoads, typename T>
+__global__ void reduce_last_warp_shuffle(const T* __restrict__ in, int64_t n,
+                                         long long* __restrict__ out, BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  __shared__ long long partial[kBlockThreads];
+  load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);
+  if (threadIdx.x < kWarpThreads) {
+    const long long sum =
+        warp_reduce_sum(partial[threadIdx.x] + partial[threadIdx.x + kWarpThreads]);
+    if (threadIdx.x == 0) out[blockIdx.x] = sum;
+  }
+  block_clock_stop(slots, started);
+}
+//! [reduce_last_warp_shuffle]
+
+//! [reduce_warp_shuffle_block]
+/// Step 5. Shuffles from the start: every warp sums its 32 values in registers, and only the
+/// 8 warp sums meet in shared memory (block_reduce_sum). One barrier instead of the tree's
+/// log2(256 / 64) = 2 barriers plus the last warp's work.
+/// @pre launched with kBlockThreads threads; out has one slot per block.
+template <int kLoads, typename T>
+__global__ void reduce_warp_shuffle_block(const T* __restrict__ in, int64_t n,
+                                          long long* __restrict__ out, BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  const long long sum = block_reduce_sum<kBlockThreads>(load_and_add<kLoads>(in, n));
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+  block_clock_stop(slots, started);
+}
+//! [reduce_warp_shuffle_block]
+
+/// One step of the chapter: a kernel, applied in passes until one value is left.
+struct Step {
+  std::string name;
+  ReduceInPasses passes;
+};
+
+/// The step whose kernel adds @p loads elements per thread while loading: @p first takes the
+/// input, @p later the block sums of the passes after it.
+Step make_step(std::string name, int loads, BlockSumKernel<int32_t> first,
+               BlockSumKernel<long long> later, int64_t n) {
+  return {std::move(name),
+          ReduceInPasses(first, later, kBlockThreads, int64_t{loads} * kBlockThreads, n)};
+}
+
+/// Runs the legacy volatile unrolling @p runs times and counts the wrong sums.
+std::string run_unsafe_demo(const int32_t* d_in, int64_t n, int64_t reference, int runs) {
+  Step legacy =
+      make_step("legacy", kLoadsPerThread, reduce_last_warp_volatile<kLoadsPerThread, int32_t>,
+                reduce_last_warp_volatile<kLoadsPerThread, long long>, n);
+  DeviceBuffer<long long> d_out(1);
+  int wrong = 0;
+  for (int r = 0; r < runs; ++r) {
+    d_out.poison();
+    legacy.passes(d_in, d_out.data(), BlockCycleSlots{});
+    CUDA_CHECK(cudaGetLastError());
+    if (d_out.to_host()[0] != reference) ++wrong;
+  }
+  return "TUTORIAL_UNSAFE_WARP_DEMO: the legacy volatile unrolling (no __syncwarp) gave " +
+         std::to_string(wrong) + " wrong sums in " + std::to_string(runs) +
+         " runs on this GPU and compiler; a race that does not show is still a race";
+}
+
+Report run_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  const int64_t n = opt.n;
+  Report report =
+      start_report("04_divergence_free",
+                   "sequential addressing, first add during load, warp shuffles", device, opt);
+  report.problem = describe_reduction_input(n, opt.seed) + ", " + std::to_string(kBlockThreads) +
+                   " threads per block";
+  const std::string loads = ", " + std::to_string(kLoadsPerThread) + " loads";
+  report.headline = "reduce_warp_shuffle_block" + loads;
+
+  // Device buffers first, so a size that cannot fit fails before the input is made.
+  DeviceBuffer<int32_t> d_in(n);
+  DeviceBuffer<long long> d_out(1);  // poisoned before every checked run
+
+  // Input and its exact 64-bit reference.
+  const std::vector<int32_t> h_in = reduction_input(n, opt.seed);
+  const int64_t reference = reference_sum(h_in);
+  d_in.copy_from(h_in);
+  std::vector<Step> steps;
+  constexpr int kLoads = kLoadsPerThread;
+  steps.push_back(make_step("reduce_sequential_addressing, 1 load", 1,
+                            reduce_sequential_addressing<1, int32_t>,
+                            reduce_sequential_addressing<1, long long>, n));
+  steps.push_back(make_step("reduce_sequential_addressing, 2 loads", 2,
+                            reduce_sequential_addressing<2, int32_t>,
+                            reduce_sequential_addressing<2, long long>, n));
+  steps.push_back(make_step("reduce_sequential_addressing" + loads, kLoads,
+                            reduce_sequential_addressing<kLoads, int32_t>,
+                            reduce_sequential_addressing<kLoads, long long>, n));
+  steps.push_back(make_step("reduce_last_warp_syncwarp" + loads, kLoads,
+                            reduce_last_warp_syncwarp<kLoads, int32_t>,
+                            reduce_last_warp_syncwarp<kLoads, long long>, n));
+  steps.push_back(make_step("reduce_last_warp_shuffle" + loads, kLoads,
+                            reduce_last_warp_shuffle<kLoads, int32_t>,
+                            reduce_last_warp_shuffle<kLoads, long long>, n));
+  steps.push_back(make_step("reduce_warp_shuffle_block" + loads, kLoads,
+                            reduce_warp_shuffle_block<kLoads, int32_t>,
+                            reduce_warp_shuffle_block<kLoads, long long>, n));
+  CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
+
+  // Verify each step on its own poisoned output.
+  for (Step& s : steps) {
+    d_out.poison();
+    s.passes(d_in.data(), d_out.data(), BlockCycleSlots{});
+    CUDA_CHECK(cudaGetLastError());
+    report.checks.push_back(check_exact("sum (" + s.name + ")", d_out.to_host()[0], reference));
+  }
+  d_out.poison();
+  cub_sum();
+  report.checks.push_back(
+      check_exact("sum (cub::DeviceReduce::Sum)", d_out.to_host()[0], reference));
+
+  // Time every step and CUB in the same run.
+  Timer timer(device);
+  const double bytes = double(n) * sizeof(int32_t);
+  for (Step& s : steps) {
+    report.rows.push_back(
+        measure_kernel(timer, opt.reps, s.name, bytes, s.passes.first_blocks(),
+                       [&](BlockCycleSlots slots) { s.passes(d_in.data(), d_out.data(), slots); }));
+  }
+  report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_sum));
+
+  report.notes.push_back(
+      "cycles/block are of the first pass; time and GB/s cover all passes "
+      "(block sums are still combined by relaunching, as in chapter 03)");
+  if (std::getenv("TUTORIAL_UNSAFE_WARP_DEMO") != nullptr) {
+    report.notes.push_back(run_unsafe_demo(d_in.data(), n, reference, 1000));
+  } else {
+    report.notes.push_back(
+        "the legacy volatile unrolling without __syncwarp() is a data race "
+        "and does not run by default; TUTORIAL_UNSAFE_WARP_DEMO=1 runs it "
+        "1000 times and counts the wrong sums");
+  }
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const OptionSpec spec{"ch04_divergence_free", int64_t{1} << 24};
+  return run_main(argc, argv, spec, run_lesson);
+}

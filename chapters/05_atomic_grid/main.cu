@@ -1,0 +1,412 @@
+/**
+ * @file chapters/05_atomic_grid/main.cu
+ * @brief Chapter 05: the whole GPU on one sum. A grid sized to fill the GPU once, a
+ *        grid-stride loop, a block sum with warp shuffles, and one atomicAdd per block.
+ *
+ * Shows: the grid sized from the SM count and the occupancy, not from n; each thread walking
+ * the input with the grid's stride (coalesced) against a contiguous chunk per thread (not);
+ * 16-byte vector loads with several in flight; the three ways to combine block sums (atomics,
+ * a second launch on the block sums, the CPU), all measured; integer sums in 64 bits, exact
+ * and deterministic; float sums, whose atomics are not deterministic, with a deterministic
+ * two-pass variant next to them.
+ * Leaves out: a single-pass deterministic float sum (the "last block" pattern) and anything
+ * past the sum (scans: chapter 06).
+ */
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tutorial/block_reduce.cuh"
+#include "tutorial/chapter_main.hpp"
+#include "tutorial/cub_sum.cuh"
+#include "tutorial/gpu_report.cuh"
+#include "tutorial/measure.cuh"
+#include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
+
+namespace {
+
+using namespace tutorial;
+
+/// Threads per block: whole warps, for block_reduce_sum().
+constexpr int kBlockThreads = 256;
+
+/// 16-byte loads each thread keeps in flight per loop iteration: enough bytes on their way
+/// from DRAM to cover its latency when every SM is full of threads.
+constexpr int kVectorsInFlight = 4;
+
+/// What a sum of T is accumulated in: 64 bits for ints, so that 2^31 values of magnitude 2^31
+/// cannot overflow; float for floats, as CUB does for a float output.
+template <typename T>
+struct Sum;
+template <>
+struct Sum<int32_t> {
+  using type = long long;
+  using vector = int4;  // 4 ints, one 16-byte load
+};
+template <>
+struct Sum<float> {
+  using type = float;
+  using vector = float4;
+};
+template <typename T>
+using SumOf = typename Sum<T>::type;
+
+/// Adds @p value to *out for the whole grid. atomicAdd has no signed 64-bit form; adding the
+/// same bits as unsigned gives the same result, since both wrap modulo 2^64 alike.
+__device__ void atomic_add(long long* out, long long value) {
+  atomicAdd(reinterpret_cast<unsigned long long*>(out), static_cast<unsigned long long>(value));
+}
+__device__ void atomic_add(float* out, float value) {
+  atomicAdd(out, value);
+}
+
+/// How a block hands over its sum: one atomicAdd into the result, or one slot per block that
+/// a second step (a launch or the CPU) adds up.
+enum class Combine { kAtomic, kPerBlock };
+
+//! [finish_block]
+/// The end of every kernel below: the block's threads meet in block_reduce_sum(), and thread
+/// 0 hands the block's sum over, with one atomicAdd or into its block's slot.
+template <Combine kCombine, typename Acc>
+__device__ void finish_block(Acc sum, Acc* out, const BlockCycleSlots& slots, BlockClock started) {
+  sum = block_reduce_sum<kBlockThreads>(sum);
+  if (threadIdx.x == 0) {
+    if constexpr (kCombine == Combine::kAtomic) {
+      atomic_add(out, sum);  // one atomic per block: a few hundred in all, not one per element
+    } else {
+      out[blockIdx.x] = sum;
+    }
+  }
+  block_clock_stop(slots, started);
+}
+//! [finish_block]
+
+//! [reduce_global_stride]
+/// Grid-stride loop: thread t of the grid adds elements t, t + T, t + 2T, ... where T is the
+/// number of threads in the grid. At every step the warp's 32 lanes read 32 consecutive ints:
+/// coalesced, whatever n is, and the grid's size no longer depends on n.
+/// @pre launched with kBlockThreads threads per block; *out is 0 before the launch.
+template <typename T>
+__global__ void reduce_global_stride(const T* __restrict__ in, int64_t n, SumOf<T>* out,
+                                     BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
+  SumOf<T> sum = 0;
+  for (int64_t i = int64_t{blockIdx.x} * kBlockThreads + threadIdx.x; i < n; i += stride) {
+    sum += in[i];
+  }
+  finish_block<Combine::kAtomic>(sum, out, slots, started);
+}
+//! [reduce_global_stride]
+
+//! [reduce_local_stride]
+/// The other way to coarsen: thread t adds its own contiguous chunk of ceil(n / T) elements.
+/// Same work, same threads; but at every step the 32 lanes of a warp read 32 addresses a
+/// chunk apart, 32 different memory segments for 32 useful ints.
+/// @pre launched with kBlockThreads threads per block; *out is 0 before the launch.
+template <typename T>
+__global__ void reduce_local_stride(const T* __restrict__ in, int64_t n, SumOf<T>* out,
+                                    BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  const int64_t threads = int64_t{gridDim.x} * kBlockThreads;
+  const int64_t chunk = (n + threads - 1) / threads;
+  const int64_t begin = (int64_t{blockIdx.x} * kBlockThreads + threadIdx.x) * chunk;
+  const int64_t end = std::min(begin + chunk, n);
+  SumOf<T> sum = 0;
+  for (int64_t i = begin; i < end; ++i) sum += in[i];
+  finish_block<Combine::kAtomic>(sum, out, slots, started);
+}
+//! [reduce_local_stride]
+
+/// The four values of a 16-byte vector added into @p sum, one at a time.
+template <typename Acc, typename Vector>
+__device__ Acc add_vector(Acc sum, const Vector& v) {
+  sum += v.x;
+  sum += v.y;
+  sum += v.z;
+  sum += v.w;
+  return sum;
+}
+
+//! [reduce_vectorized]
+/// The grid-stride loop with 16-byte loads (int4: four ints per instruction, a quarter of the
+/// load instructions) and kVectorsInFlight independent loads per iteration, so each thread
+/// has 64 bytes on their way at once. The n % 4 ints past the last whole vector are added by
+/// the first threads of the grid, one each.
+/// @pre launched with kBlockThreads threads per block; @p in is 16-byte aligned (cudaMalloc
+///      gives 256); for Combine::kAtomic *out is 0 before the launch, for kPerBlock out has
+///      one slot per block.
+template <Combine kCombine, typename T>
+__global__ void reduce_vectorized(const T* __restrict__ in, int64_t n, SumOf<T>* out,
+                                  BlockCycleSlots slots) {
+  using Vector = typename Sum<T>::vector;
+  const BlockClock started = block_clock_start();
+  const Vector* in4 = reinterpret_cast<const Vector*>(in);
+  const int64_t vectors = n / 4;
+  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
+  const int64_t thread = int64_t{blockIdx.x} * kBlockThreads + threadIdx.x;
+
+  SumOf<T> sum = 0;
+  int64_t i = thread;
+  for (; i + (kVectorsInFlight - 1) * stride < vectors; i += kVectorsInFlight * stride) {
+    Vector v[kVectorsInFlight];
+#pragma unroll
+    for (int j = 0; j < kVectorsInFlight; ++j) v[j] = in4[i + j * stride];  // all loads first
+#pragma unroll
+    for (int j = 0; j < kVectorsInFlight; ++j) sum = add_vector(sum, v[j]);
+  }
+  for (; i < vectors; i += stride) sum = add_vector(sum, in4[i]);
+  if (thread < n % 4) sum += in[4 * vectors + thread];
+  finish_block<kCombine>(sum, out, slots, started);
+}
+//! [reduce_vectorized]
+
+//! [reduce_block_sums]
+/// The second launch of the two-pass sum: one block adds the first pass's block sums, in an
+/// order fixed by the grid size, so the result is the same bits every time.
+/// @pre launched as <<<1, kBlockThreads>>>.
+template <typename Acc>
+__global__ void reduce_block_sums(const Acc* __restrict__ block_sums, int count,
+                                  Acc* __restrict__ out) {
+  Acc sum = 0;
+  for (int i = threadIdx.x; i < count; i += kBlockThreads) sum += block_sums[i];
+  sum = block_reduce_sum<kBlockThreads>(sum);
+  if (threadIdx.x == 0) *out = sum;
+}
+//! [reduce_block_sums]
+
+//! [grid_size]
+/// The grid that fills the GPU once: as many blocks of @p kernel as fit on an SM at the same
+/// time (registers, shared memory and thread limits decide), times the SMs. More blocks would
+/// only wait for a free SM; fewer would leave some idle. Capped at one 4-int vector per
+/// thread, so that a small input does not start hundreds of blocks with nothing to add.
+template <typename Kernel>
+int grid_size(Kernel kernel, const DeviceFacts& device, int64_t n) {
+  int blocks_per_sm = 0;
+  CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kBlockThreads, 0));
+  const int64_t resident = int64_t{blocks_per_sm} * device.sm_count;
+  const int64_t useful = (n + 4 * kBlockThreads - 1) / (4 * kBlockThreads);
+  return static_cast<int>(std::max<int64_t>(1, std::min(resident, useful)));
+}
+//! [grid_size]
+
+/// The ways this chapter sums one array of T, each a launch function for measure_kernel, with
+/// the buffers they need. Every launch leaves the sum in result() (or, for the CPU finish, in
+/// host_sum).
+template <typename T>
+class GridSums {
+ public:
+  using Acc = SumOf<T>;
+
+  GridSums(const DeviceFacts& device, const T* d_in, int64_t n)
+      : d_in_(d_in),
+        n_(n),
+        grid_(grid_size(reduce_vectorized<Combine::kAtomic, T>, device, n)),
+        d_out_(1),
+        d_block_sums_(grid_),
+        h_block_sums_(grid_) {}
+
+  int grid() const { return grid_; }
+  Acc* result() const { return d_out_.data(); }
+
+  /// Zeroes the result (a memset: a tiny second operation), then one kernel with atomics.
+  template <typename Kernel>
+  void atomic(Kernel kernel, BlockCycleSlots slots) {
+    CUDA_CHECK(cudaMemsetAsync(d_out_.data(), 0, sizeof(Acc)));
+    kernel<<<grid_, kBlockThreads>>>(d_in_, n_, d_out_.data(), slots);
+  }
+  /// Block sums to memory, then a second launch of one block adds them: deterministic.
+  void two_pass(BlockCycleSlots slots) {
+    reduce_vectorized<Combine::kPerBlock, T>
+        <<<grid_, kBlockThreads>>>(d_in_, n_, d_block_sums_.data(), slots);
+    reduce_block_sums<<<1, kBlockThreads>>>(d_block_sums_.data(), grid_, d_out_.data());
+  }
+  /// Block sums to memory, copied to the host, added there (in order: deterministic too).
+  void cpu_finish(BlockCycleSlots slots) {
+    reduce_vectorized<Combine::kPerBlock, T>
+        <<<grid_, kBlockThreads>>>(d_in_, n_, d_block_sums_.data(), slots);
+    CUDA_CHECK(cudaMemcpy(h_block_sums_.data(), d_block_sums_.data(), grid_ * sizeof(Acc),
+                          cudaMemcpyDeviceToHost));
+    host_sum = 0;
+    for (Acc s : h_block_sums_) host_sum += s;
+  }
+  /// The sum the last cpu_finish() computed.
+  Acc host_sum = 0;
+
+ private:
+  const T* d_in_;
+  int64_t n_;
+  int grid_;
+  DeviceBuffer<Acc> d_out_;
+  DeviceBuffer<Acc> d_block_sums_;
+  std::vector<Acc> h_block_sums_;
+};
+
+/// Reads one value back.
+template <typename Acc>
+Acc read_back(const Acc* d_value) {
+  Acc value{};
+  CUDA_CHECK(cudaMemcpy(&value, d_value, sizeof(Acc), cudaMemcpyDeviceToHost));
+  return value;
+}
+
+/// Runs @p launch @p runs times and says how many different float results (bit for bit) came.
+template <typename Launch>
+std::string distinct_results(GridSums<float>& sums, int runs, Launch launch) {
+  std::set<uint32_t> bits;
+  float low = 0, high = 0;
+  for (int r = 0; r < runs; ++r) {
+    launch();
+    CUDA_CHECK(cudaGetLastError());
+    const float value = read_back(sums.result());
+    uint32_t pattern;
+    std::memcpy(&pattern, &value, sizeof pattern);
+    bits.insert(pattern);
+    low = r == 0 ? value : std::min(low, value);
+    high = r == 0 ? value : std::max(high, value);
+  }
+  return std::to_string(runs) + " runs, " + std::to_string(bits.size()) +
+         " distinct value(s) from " + format_number(low) + " to " + format_number(high);
+}
+
+/// Depth of the float summation trees (verify.hpp): how many additions one input can pass
+/// through on its way to the result, for the atomic and the two-pass variants.
+struct FloatDepths {
+  int64_t atomic, two_pass;
+};
+FloatDepths float_depths(int64_t n, int grid) {
+  const int64_t threads = int64_t{grid} * kBlockThreads;
+  // A thread adds its vectors' values one by one, plus at most one leftover element.
+  const int64_t serial = 4 * ((n / 4 + threads - 1) / threads) + 1;
+  int64_t block_tree = 0;
+  while ((1 << block_tree) < kBlockThreads) ++block_tree;  // warp and block shuffles: log2(256)
+  // Atomics add the block sums one after another, in any order: up to `grid` additions.
+  // The second pass: each thread adds ceil(grid / 256) block sums, then a block tree.
+  return {serial + block_tree + grid,
+          serial + block_tree + (grid + kBlockThreads - 1) / kBlockThreads + block_tree};
+}
+
+Report run_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  const int64_t n = opt.n;
+  Report report = start_report(
+      "05_atomic_grid", "grid-stride loop, block shuffles, one atomicAdd per block", device, opt);
+  report.problem = describe_reduction_input(n, opt.seed) + ", and n float in [-1, 1)";
+  report.headline = "reduce_vectorized + atomicAdd";
+
+  // Device buffers first, so a size that cannot fit fails before the inputs are made.
+  DeviceBuffer<int32_t> d_ints(n);
+  DeviceBuffer<float> d_floats(n);
+
+  // Inputs and their references: exact for ints, double with Kahan for floats.
+  const std::vector<int32_t> h_ints = reduction_input(n, opt.seed);
+  const std::vector<float> h_floats = random_floats(n, opt.seed + 1, -1.0f, 1.0f);
+  const int64_t int_reference = reference_sum(h_ints);
+  const double float_reference = reference_sum(h_floats);
+  const double float_abs_sum = reference_sum_abs(h_floats);
+  d_ints.copy_from(h_ints);
+  d_floats.copy_from(h_floats);
+
+  // The variants and their buffers.
+  GridSums<int32_t> ints(device, d_ints.data(), n);
+  GridSums<float> floats(device, d_floats.data(), n);
+  CubSum<int32_t, long long> cub_ints(d_ints.data(), ints.result(), n);
+  CubSum<float, float> cub_floats(d_floats.data(), floats.result(), n);
+
+  struct Variant {
+    std::string name;
+    std::function<void(BlockCycleSlots)> launch;
+  };
+  const std::vector<Variant> int_variants = {
+      {"reduce_global_stride + atomicAdd",
+       [&](BlockCycleSlots s) { ints.atomic(reduce_global_stride<int32_t>, s); }},
+      {"reduce_local_stride + atomicAdd",
+       [&](BlockCycleSlots s) { ints.atomic(reduce_local_stride<int32_t>, s); }},
+      {"reduce_vectorized + atomicAdd",
+       [&](BlockCycleSlots s) { ints.atomic(reduce_vectorized<Combine::kAtomic, int32_t>, s); }},
+      {"reduce_vectorized + second launch", [&](BlockCycleSlots s) { ints.two_pass(s); }},
+  };
+  const std::vector<Variant> float_variants = {
+      {"float: reduce_vectorized + atomicAdd",
+       [&](BlockCycleSlots s) { floats.atomic(reduce_vectorized<Combine::kAtomic, float>, s); }},
+      {"float: reduce_vectorized + second launch", [&](BlockCycleSlots s) { floats.two_pass(s); }},
+  };
+  const Variant cpu_finish = {"reduce_vectorized + CPU finish",
+                              [&](BlockCycleSlots s) { ints.cpu_finish(s); }};
+
+  // Verify every variant on a poisoned result. Ints: exact. Floats: within the rounding bound
+  // of each variant's summation depth (verify.hpp), stated in the check's rule.
+  const auto check_ints = [&](const std::string& name, const std::function<void()>& run) {
+    CUDA_CHECK(cudaMemset(ints.result(), 0xFF, sizeof(long long)));
+    run();
+    CUDA_CHECK(cudaGetLastError());
+    report.checks.push_back(
+        check_exact("sum (" + name + ")", read_back(ints.result()), int_reference));
+  };
+  for (const Variant& v : int_variants) check_ints(v.name, [&] { v.launch({}); });
+  cpu_finish.launch({});
+  report.checks.push_back(
+      check_exact("sum (" + cpu_finish.name + ")", ints.host_sum, int_reference));
+  check_ints("cub::DeviceReduce::Sum", [&] { cub_ints(); });
+
+  const FloatDepths depth = float_depths(n, floats.grid());
+  const int64_t cub_depth = summation_depth(n, 128) + 64;  // loose: CUB's order is its own
+  const auto check_floats = [&](const std::string& name, int64_t k,
+                                const std::function<void()>& run) {
+    CUDA_CHECK(cudaMemset(floats.result(), 0xFF, sizeof(float)));
+    run();
+    CUDA_CHECK(cudaGetLastError());
+    report.checks.push_back(check_close("sum (" + name + ", depth " + std::to_string(k) + ")",
+                                        read_back(floats.result()), float_reference,
+                                        sum_tolerance(k, float_abs_sum)));
+  };
+  check_floats(float_variants[0].name, depth.atomic, [&] { float_variants[0].launch({}); });
+  check_floats(float_variants[1].name, depth.two_pass, [&] { float_variants[1].launch({}); });
+  check_floats("float: cub::DeviceReduce::Sum", cub_depth, [&] { cub_floats(); });
+
+  // Time everything in the same run. CUB on ints is the first vendor row: the yardstick of
+  // the "vs vendor" column.
+  Timer timer(device);
+  const double bytes = double(n) * 4;
+  const auto time_variant = [&](const Variant& v, int grid) {
+    report.rows.push_back(measure_kernel(timer, opt.reps, v.name, bytes, grid, v.launch));
+  };
+  for (const Variant& v : int_variants) time_variant(v, ints.grid());
+  time_variant(cpu_finish, ints.grid());
+  report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_ints));
+  for (const Variant& v : float_variants) time_variant(v, floats.grid());
+  report.rows.push_back(
+      measure_vendor(timer, opt.reps, "float: cub::DeviceReduce::Sum", bytes, cub_floats));
+
+  report.notes.push_back(
+      "grid: " + std::to_string(ints.grid()) + " blocks of " + std::to_string(kBlockThreads) +
+      " threads (occupancy x " + std::to_string(device.sm_count) +
+      " SMs, capped at one int4 per "
+      "thread), whatever n; int sums in 64 bits: n * 2^20 < 2^63 for any n below 2^43");
+  report.notes.push_back("float depths: atomics " + std::to_string(depth.atomic) +
+                         " = per-thread adds + log2(256) + one per block; two-pass " +
+                         std::to_string(depth.two_pass) + "; CUB (loose) " +
+                         std::to_string(cub_depth));
+  constexpr int kRuns = 20;
+  report.notes.push_back(
+      "float atomics: " + distinct_results(floats, kRuns, [&] { float_variants[0].launch({}); }) +
+      "; two-pass: " + distinct_results(floats, kRuns, [&] { float_variants[1].launch({}); }) +
+      "; int atomics are exact, so always the same");
+  report.notes.push_back(
+      "\"vs vendor\" compares every row, float rows included, with CUB on "
+      "ints; both inputs are 4 bytes per element");
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const OptionSpec spec{"ch05_atomic_grid", int64_t{1} << 24};
+  return run_main(argc, argv, spec, run_lesson);
+}

@@ -1,0 +1,313 @@
+/**
+ * @file chapters/06_blelloch_scan/main.cu
+ * @brief Chapter 06: the work-efficient (Blelloch) prefix sum, for any length.
+ *
+ * Shows: exclusive and inclusive scan and how one becomes the other; the up-sweep and
+ * down-sweep of the Blelloch tree in shared memory; the bank conflicts of its strided
+ * accesses and the padding that removes them (blelloch_tree.cuh); more elements per thread;
+ * any length through tile totals that are scanned recursively and added back
+ * (scan_drivers.cuh); integer scans checked exactly and float scans element by element
+ * within a rounding bound derived from the depth of the summation tree.
+ * Leaves out: the single-pass scan with decoupled look-back that CUB uses (a later chapter),
+ * warp shuffles and vector loads.
+ */
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cub_scan.cuh"
+#include "scan_drivers.cuh"
+#include "tutorial/chapter_main.hpp"
+#include "tutorial/measure.cuh"
+#include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
+
+namespace {
+
+using namespace tutorial;
+using namespace chapter06;
+
+/// The chapter's steps, in the order the page teaches them.
+enum class Step { kNaive, kPadded, kCoarse, kReduceThenScan };
+constexpr Step kSteps[] = {Step::kNaive, Step::kPadded, Step::kCoarse, Step::kReduceThenScan};
+
+std::string step_name(Step step) {
+  switch (step) {
+    case Step::kNaive:
+      return "scan_blelloch_naive";
+    case Step::kPadded:
+      return "scan_blelloch_padded";
+    case Step::kCoarse:
+      return "scan_blelloch_coarse";
+    case Step::kReduceThenScan:
+      return "scan_reduce_then_scan";
+  }
+  return "";
+}
+
+bool uses_pair_tiles(Step step) {
+  return step == Step::kNaive || step == Step::kPadded;
+}
+
+int64_t step_tile(Step step) {
+  return uses_pair_tiles(step) ? kPairTile : kCoarseTile;
+}
+
+/// Bytes per element each step really moves (the tile totals, 1/1024 as many, left out).
+double step_bytes_per_element(Step step, double in_bytes, double out_bytes) {
+  if (step == Step::kReduceThenScan) return in_bytes + in_bytes + out_bytes;  // sum, scan
+  return in_bytes + out_bytes + 2 * out_bytes;  // scan the tiles, then add the offsets back
+}
+
+int log2_of(int power_of_two) {
+  int log = 0;
+  while ((1 << log) < power_of_two) ++log;
+  return log;
+}
+
+//! [scan_depth]
+/**
+ * @brief How many additions (at most) any input passes through on its way to any output of
+ *        @p step scanning @p n values: the depth k of the float bound in verify.hpp.
+ *
+ * Inside a tile: the Blelloch tree over 2^L leaves adds at most L times going up and L times
+ * coming down, +1 for inclusive; a coarse thread adds up to 8 values before the tree (over
+ * 256 thread sums) and 8 after it. Across tiles: the tile's offset, whose inputs went through
+ * a tile total (the up-sweep's depth) and then through the scan of the totals (the same
+ * bound, one level up), is added once more.
+ */
+int64_t scan_depth(Step step, int64_t n) {
+  const int64_t tile = step_tile(step);
+  int64_t in_tile = 0, tile_total = 0;
+  if (uses_pair_tiles(step)) {
+    in_tile = 2 * log2_of(kPairTile) + 1;
+    tile_total = log2_of(kPairTile);
+  } else {
+    in_tile = (kItemsPerThread - 1) + 2 * log2_of(kCoarseThreads) + kItemsPerThread;
+    tile_total = (kItemsPerThread - 1) + log2_of(kCoarseThreads);
+  }
+  if (n <= tile) return in_tile;
+  return in_tile + 1 + tile_total + scan_depth(step, tile_count(n, tile));
+}
+//! [scan_depth]
+
+/// The depth bound of element i of a scan (float checks only), and how the rule prints it.
+struct DepthBound {
+  std::function<int64_t(int64_t)> depth;
+  std::string text;
+};
+
+/// CUB's structure is not ours to bound exactly. It scans tiles of (at least) 1024 elements
+/// in order, each tile adding its predecessor's prefix, so element i passes through about
+/// i / 1024 tile additions and a few dozen inside its tile: an estimate, not a proof.
+const DepthBound kCubDepthEstimate{[](int64_t i) { return std::min<int64_t>(i, i / 1024 + 64); },
+                                   "min(i, i/1024 + 64)"};
+
+/// Every step for one pair of types, with the device scratch of both tile sizes.
+template <typename In, typename Out>
+class Steps {
+ public:
+  explicit Steps(int64_t n) : n_(n), pair_levels_(n, kPairTile), coarse_levels_(n, kCoarseTile) {}
+
+  void run(Step step, const In* in, Out* out, bool inclusive, BlockCycleSlots slots) const {
+    switch (step) {
+      case Step::kNaive:
+        return scan_then_propagate<PairTiles<false>>(in, n_, out, inclusive, pair_levels_, 0,
+                                                     slots);
+      case Step::kPadded:
+        return scan_then_propagate<PairTiles<true>>(in, n_, out, inclusive, pair_levels_, 0, slots);
+      case Step::kCoarse:
+        return scan_then_propagate<CoarseTiles>(in, n_, out, inclusive, coarse_levels_, 0, slots);
+      case Step::kReduceThenScan:
+        return reduce_then_scan(in, n_, out, inclusive, coarse_levels_, 0, slots);
+    }
+  }
+
+ private:
+  int64_t n_;
+  TileLevels<Out> pair_levels_, coarse_levels_;
+};
+
+/// The integer scan: int32 in, int64 out. |x| <= 2^20 and n < 2^42 keep every prefix below
+/// 2^62: int64 cannot overflow, so the check is exact.
+struct IntegerScan {
+  using In = int32_t;
+  using Out = int64_t;
+  static constexpr const char* kType = "int64";
+  static std::vector<In> input(int64_t n, uint64_t seed) {
+    return random_ints(n, seed, -(1 << 20), 1 << 20);
+  }
+  static Check check(std::string what, const std::vector<Out>& got,
+                     const std::vector<int64_t>& want, const DepthBound&) {
+    return check_elements(
+        std::move(what), got, want, [](size_t) { return 0.0; }, "exact");
+  }
+};
+
+/// The float scan: float in and out, inputs in [0.5, 1.5). All positive, so the prefix of
+/// |x| in the rounding bound is the reference itself; each prefix of such floats (multiples
+/// of 2^-24 below 2^53 * 2^-24) is exact in the double reference.
+struct FloatScan {
+  using In = float;
+  using Out = float;
+  static constexpr const char* kType = "float";
+  static std::vector<In> input(int64_t n, uint64_t seed) {
+    return random_floats(n, seed, 0.5f, 1.5f);
+  }
+  //! [float_check]
+  /// Element i within gamma(depth(i)) * (|x_0| + ... + |x_i|) of the reference; the rule
+  /// also says how close the worst element came to its bound.
+  static Check check(std::string what, const std::vector<Out>& got, const std::vector<double>& want,
+                     const DepthBound& bound) {
+    const auto tolerance = [&](size_t i) {
+      return sum_tolerance(bound.depth(static_cast<int64_t>(i)), std::fabs(want[i]));
+    };
+    double worst = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      const double error = std::fabs(double(got[i]) - want[i]);
+      if (error > 0) worst = std::max(worst, error / tolerance(i));
+    }
+    return check_elements(std::move(what), got, want, tolerance,
+                          "|error| <= gamma(" + bound.text + ") * prefix of |x|; worst " +
+                              format_number(100 * worst) + "% of it");
+  }
+  //! [float_check]
+};
+
+/// What one type's run adds to the report.
+struct TypeResult {
+  std::vector<Row> rows;
+  std::vector<std::string> notes;
+};
+
+/**
+ * @brief Verifies every step and CUB on poisoned outputs (inclusive, then exclusive for the
+ *        last step and CUB), then times them all in one run.
+ */
+template <typename Scan>
+TypeResult run_type(const Options& opt, Timer& timer, Report& report) {
+  using In = typename Scan::In;
+  using Out = typename Scan::Out;
+  const int64_t n = opt.n;
+  const std::string type = Scan::kType;
+
+  // Device memory first: a size that cannot fit fails here (exit 3), before the host works.
+  DeviceBuffer<In> d_in(n);
+  DeviceBuffer<Out> d_out(n);
+  const std::vector<In> h_in = Scan::input(n, opt.seed);
+  d_in.copy_from(h_in);
+  auto reference = reference_inclusive_scan(h_in);  // one pass; int64 or double
+  const Steps<In, Out> steps(n);
+  CubScan<In, Out> cub_inclusive(d_in.data(), d_out.data(), n, CubCall::kInclusiveSum);
+  CubScan<In, Out> cub_exclusive(d_in.data(), d_out.data(), n, CubCall::kExclusiveSum);
+  CubScan<In, Out> cub_scan_init(d_in.data(), d_out.data(), n, CubCall::kInclusiveScanInit);
+
+  const auto check_step = [&](Step step, bool inclusive, const std::string& kind) {
+    d_out.poison();
+    steps.run(step, d_in.data(), d_out.data(), inclusive, BlockCycleSlots{});
+    CUDA_CHECK(cudaGetLastError());
+    const int64_t depth = scan_depth(step, n);  // the same for every element: work it out once
+    report.checks.push_back(Scan::check(
+        type + " " + kind + " scan (" + step_name(step) + ")", d_out.to_host(), reference,
+        DepthBound{[depth](int64_t) { return depth; }, std::to_string(depth)}));
+  };
+  const auto check_cub = [&](CubScan<In, Out>& cub, const std::string& name) {
+    d_out.poison();
+    cub();
+    report.checks.push_back(
+        Scan::check(type + " " + name, d_out.to_host(), reference, kCubDepthEstimate));
+  };
+  for (Step step : kSteps) check_step(step, true, "inclusive");
+  check_cub(cub_inclusive, "cub::DeviceScan::InclusiveSum");
+  check_cub(cub_scan_init, "cub::DeviceScan::InclusiveScanInit");
+  //! [exclusive_reference]
+  // Inclusive to exclusive on the CPU: shift right by one and put the identity in front.
+  std::rotate(reference.rbegin(), reference.rbegin() + 1, reference.rend());
+  reference[0] = 0;
+  //! [exclusive_reference]
+  check_step(Step::kReduceThenScan, false, "exclusive");
+  check_cub(cub_exclusive, "cub::DeviceScan::ExclusiveSum");
+
+  // Time all in one run. The rate counts the bytes every scan must move: n in, n out.
+  TypeResult result;
+  const double bytes = double(n) * (sizeof(In) + sizeof(Out));
+  for (Step step : kSteps) {
+    const auto launch = [&](BlockCycleSlots slots) {
+      steps.run(step, d_in.data(), d_out.data(), true, slots);
+    };
+    result.rows.push_back(measure_kernel(timer, opt.reps, step_name(step), bytes,
+                                         tile_count(n, step_tile(step)), launch));
+  }
+  result.rows.push_back(
+      measure_vendor(timer, opt.reps, "cub::DeviceScan::InclusiveSum", bytes, cub_inclusive));
+  result.rows.push_back(
+      measure_vendor(timer, opt.reps, "cub::DeviceScan::InclusiveScanInit", bytes, cub_scan_init));
+
+  std::string moved = type + ": bytes per element really moved (in " + std::to_string(sizeof(In)) +
+                      " B, out " + std::to_string(sizeof(Out)) + " B):";
+  for (Step step : kSteps) {
+    moved += " " + step_name(step) + " " +
+             format_number(step_bytes_per_element(step, sizeof(In), sizeof(Out)));
+  }
+  result.notes.push_back(moved + "; CUB " + format_number(double(sizeof(In) + sizeof(Out))) +
+                         ", the minimum the rate column counts");
+  return result;
+}
+
+/// One line per float row: the same facts as the table, with the ratio to CUB's float scan.
+std::vector<std::string> float_rows_as_notes(const std::vector<Row>& rows) {
+  Report float_report;
+  float_report.rows = rows;
+  std::vector<std::string> notes;
+  for (const Row& row : rows) {
+    const auto ratio = vs_vendor(float_report, row);
+    notes.push_back("float " + row.name + ": median " + detail::fixed(row.ms.median, 4) + " ms, " +
+                    detail::fixed(rate_of(row), 1) + " GB/s" +
+                    (row.vendor ? ""
+                                : ", " + detail::fixed(100 * *ratio, 1) +
+                                      "% of cub::DeviceScan::InclusiveSum<float>"));
+  }
+  return notes;
+}
+
+Report run_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  const int64_t n = opt.n;
+  Report report;
+  report.chapter = "06_blelloch_scan";
+  report.title = "work-efficient (Blelloch) prefix sum of any length";
+  report.device = device.describe();
+  report.problem = "n = " + std::to_string(n) +
+                   ": int32 in [-2^20, 2^20] -> int64 (the table), "
+                   "and float in [0.5, 1.5) -> float (the notes), seed " +
+                   std::to_string(opt.seed);
+  report.peak_rate = device.peak_gbs();
+  report.reps = opt.reps;
+  report.headline = step_name(Step::kReduceThenScan);
+
+  Timer timer(device);
+  TypeResult integers = run_type<IntegerScan>(opt, timer, report);
+  TypeResult floats = run_type<FloatScan>(opt, timer, report);
+  report.rows = integers.rows;
+
+  const Summary& naive = *report.rows[0].block_cycles;
+  const Summary& padded = *report.rows[1].block_cycles;
+  report.notes.push_back("bank conflicts: padding the tree took the median block from " +
+                         format_number(naive.median) + " to " + format_number(padded.median) +
+                         " cycles (int64 elements, 1024 per tile)");
+  report.notes.insert(report.notes.end(), integers.notes.begin(), integers.notes.end());
+  report.notes.insert(report.notes.end(), floats.notes.begin(), floats.notes.end());
+  const std::vector<std::string> float_notes = float_rows_as_notes(floats.rows);
+  report.notes.insert(report.notes.end(), float_notes.begin(), float_notes.end());
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const OptionSpec spec{"ch06_blelloch_scan", int64_t{1} << 24};
+  return run_main(argc, argv, spec, run_lesson);
+}

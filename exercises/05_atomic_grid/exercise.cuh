@@ -1,0 +1,36 @@
+/**
+ * @file exercises/05_atomic_grid/exercise.cuh
+ * @brief The functions of exercises 5.1 and 5.2, shared by the learner's files and the checker.
+ */
+#pragma once
+
+#include <cstdint>
+
+namespace exercise05 {
+
+/// Count, mean and sum of squared deviations from the mean (M2) of some values: the
+/// population variance is m2 / count.
+struct Moments {
+  double count;
+  double mean;
+  double m2;
+};
+
+/// Exercise 5.1: the moments of the @p n floats at @p d_in (device memory), in one pass over
+/// the data: every thread keeps running moments, and moments merge pairwise (Chan et al.)
+/// through warp shuffles, blocks, and a second launch over the block results.
+/// @pre n >= 1.
+Moments mean_variance(const float* d_in, int64_t n);
+
+/// A maximum and where it first occurs.
+struct ArgMax {
+  int32_t value;
+  int64_t index;
+};
+
+/// Exercise 5.2: the largest of the @p n ints at @p d_in and the smallest index holding it,
+/// by a grid-stride loop and one 64-bit atomicMax per block on a packed (value, index) key.
+/// @pre 1 <= n < 2^32.
+ArgMax grid_argmax(const int32_t* d_in, int64_t n);
+
+}  // namespace exercise05
