@@ -37,6 +37,13 @@ TEST(Report, RatesAndVendorRatio) {
   const Report r = sample_report();
   EXPECT_DOUBLE_EQ(rate_of(r.rows[0]), 50e6 / 2e-3 / 1e9);  // 25 GB/s
   EXPECT_DOUBLE_EQ(*vs_vendor(r, r.rows[0]), 0.5);          // twice as slow as the library
+  Report two_vendors = r;
+  two_vendors.rows.push_back(Row{"lib2", {4, 4, 4}, 50e6, std::nullopt, 0, true});
+  two_vendors.rows[0].baseline = "lib2";
+  EXPECT_DOUBLE_EQ(*vs_vendor(two_vendors, two_vendors.rows[0]), 2.0);   // against lib2
+  EXPECT_DOUBLE_EQ(*vs_vendor(two_vendors, two_vendors.rows[2]), 0.25);  // lib2 against lib
+  two_vendors.rows[0].baseline = "missing";
+  EXPECT_FALSE(vs_vendor(two_vendors, two_vendors.rows[0]).has_value());
   Report no_vendor = r;
   no_vendor.rows.pop_back();
   EXPECT_FALSE(vs_vendor(no_vendor, no_vendor.rows[0]).has_value());

@@ -257,20 +257,14 @@ TypeResult run_type(const Options& opt, Timer& timer, Report& report) {
   return result;
 }
 
-/// One line per float row: the same facts as the table, with the ratio to CUB's float scan.
-std::vector<std::string> float_rows_as_notes(const std::vector<Row>& rows) {
-  Report float_report;
-  float_report.rows = rows;
-  std::vector<std::string> notes;
-  for (const Row& row : rows) {
-    const auto ratio = vs_vendor(float_report, row);
-    notes.push_back("float " + row.name + ": median " + detail::fixed(row.ms.median, 4) + " ms, " +
-                    detail::fixed(rate_of(row), 1) + " GB/s" +
-                    (row.vendor ? ""
-                                : ", " + detail::fixed(100 * *ratio, 1) +
-                                      "% of cub::DeviceScan::InclusiveSum<float>"));
+/// The float rows join the table named "float: ...", each compared with CUB's float scan.
+void append_float_rows(std::vector<Row> float_rows, std::vector<Row>& table) {
+  const std::string yardstick = "float: cub::DeviceScan::InclusiveSum";
+  for (Row& row : float_rows) {
+    row.name = "float: " + row.name;
+    row.baseline = yardstick;
+    table.push_back(row);
   }
-  return notes;
 }
 
 Report run_lesson(const Options& opt) {
@@ -281,8 +275,8 @@ Report run_lesson(const Options& opt) {
   report.title = "work-efficient (Blelloch) prefix sum of any length";
   report.device = device.describe();
   report.problem = "n = " + std::to_string(n) +
-                   ": int32 in [-2^20, 2^20] -> int64 (the table), "
-                   "and float in [0.5, 1.5) -> float (the notes), seed " +
+                   ": int32 in [-2^20, 2^20] -> int64, "
+                   "and float in [0.5, 1.5) -> float (the rows named float:), seed " +
                    std::to_string(opt.seed);
   report.peak_rate = device.peak_gbs();
   report.reps = opt.reps;
@@ -300,8 +294,7 @@ Report run_lesson(const Options& opt) {
                          " cycles (int64 elements, 1024 per tile)");
   report.notes.insert(report.notes.end(), integers.notes.begin(), integers.notes.end());
   report.notes.insert(report.notes.end(), floats.notes.begin(), floats.notes.end());
-  const std::vector<std::string> float_notes = float_rows_as_notes(floats.rows);
-  report.notes.insert(report.notes.end(), float_notes.begin(), float_notes.end());
+  append_float_rows(floats.rows, report.rows);
   return report;
 }
 

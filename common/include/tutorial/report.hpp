@@ -27,6 +27,7 @@ struct Row {
   std::optional<Summary> block_cycles;  ///< per-block clock64() cycles, where recorded
   double grid_span_us = 0;              ///< first block start to last block end; 0 = unknown
   bool vendor = false;                  ///< CUB / cuBLAS: the yardstick of the other rows
+  std::string baseline;  ///< the vendor row this row is compared with; empty: the first one
 };
 
 /// Everything a chapter reports.
@@ -58,10 +59,12 @@ inline double rate_of(const Row& row) {
   return row.ms.median > 0 ? row.work / (row.ms.median * 1e-3) / 1e9 : 0;
 }
 
-/// Throughput of @p row relative to the first vendor row (1.0 = as fast); empty without one.
+/// Throughput of @p row relative to its vendor row (1.0 = as fast): the one @p row names as
+/// its baseline, else the first vendor row; empty when there is none.
 inline std::optional<double> vs_vendor(const Report& report, const Row& row) {
   for (const Row& vendor : report.rows) {
-    if (vendor.vendor && row.ms.median > 0) return vendor.ms.median / row.ms.median;
+    const bool yardstick = row.baseline.empty() ? vendor.vendor : vendor.name == row.baseline;
+    if (yardstick && row.ms.median > 0) return vendor.ms.median / row.ms.median;
   }
   return std::nullopt;
 }
