@@ -21,6 +21,14 @@ only=""
 if [ "${1:-}" = "--only" ]; then only=$2; fi
 rm -rf "$out"; mkdir -p "$out"
 : >"$out/summary.txt"
+# Pack the logs for the device tool even if the run is cut short.
+pack() {
+  [ -n "${OUT:-}" ] || return 0
+  cp "$out"/comparison.json "$out"/comparison.png "$OUT"/ 2>/dev/null
+  tar czf "$OUT/suite_logs.tar.gz" -C "$out" .
+}
+trap pack EXIT
+trap 'exit 124' TERM INT
 
 default_args=(
   "--n 1000" "--n 1" "--n 2" "--n 3" "--n 31" "--n 32" "--n 33" "--n 255" "--n 256"
@@ -159,9 +167,5 @@ echo "-- default sizes --"
 sed -n '/== side by side/,$p' "$out/compare.log"
 echo "-- n = 2^28 --"
 sed -n '/== side by side/,/^table/p' "$out/compare_2p28.log"
-if [ -n "${OUT:-}" ]; then
-  cp "$out"/comparison.json "$out"/comparison.png "$OUT"/ 2>/dev/null
-  tar czf "$OUT/suite_logs.tar.gz" -C "$out" .
-fi
 if [ $failed -eq 0 ]; then echo "GPU SUITE: PASS"; else echo "GPU SUITE: FAIL (see $out)"; fi
 exit $failed
