@@ -37,7 +37,11 @@ default_args=(
   "--n 2147483659 --reps 2"  # past 2^31: 32-bit indices would wrap
 )
 
-record() { printf '%s\n' "$*" >>"$out/summary.txt"; }
+record() {
+  printf '%s\n' "$*" >>"$out/summary.txt"
+  [ -n "${OUT:-}" ] && cp "$out/summary.txt" "$OUT/summary.txt"  # comes back even if cut short
+}
+step() { echo "[$(date +%T)] == $* =="; }
 selected() {  # is program $1 (chNN_x, solNN_check, exNN_check) among --only?
   [ -z "$only" ] && return 0
   local number
@@ -51,7 +55,7 @@ read_args() {  # the argument lines of chapter $1
   if [ -n "$file" ]; then grep -v '^\s*#' "$file" | grep -v '^\s*$'; else printf '%s\n' "${default_args[@]}"; fi
 }
 
-echo "== build =="
+step build
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
 failed=0
 if [ -z "$only" ]; then
@@ -91,13 +95,14 @@ else
 fi
 bin=$build/bin
 
-echo "== chapters at many sizes =="
+step "chapters at many sizes"
 for exe in "$bin"/ch[0-9][0-9]_*; do
   name=$(basename "$exe"); selected "$name" || continue
   total=0; passed=0
   while IFS= read -r args; do
     [[ "$args" == *--reps* ]] || args="$args --reps 2"
     total=$((total + 1))
+    echo "[$(date +%T)] $name $args"
     # shellcheck disable=SC2086
     if "$exe" $args >>"$out/$name.log" 2>&1; then passed=$((passed + 1))
     else failed=1; echo "FAIL: $name $args (exit $?)" | tee -a "$out/failures.txt"; fi
@@ -106,7 +111,7 @@ for exe in "$bin"/ch[0-9][0-9]_*; do
   printf -v line '%-26s sizes %3d/%-3d' "$name" "$passed" "$total"; record "$line"
 done
 
-echo "== exercises and solutions =="
+step "exercises and solutions"
 for exe in "$bin"/sol[0-9][0-9]_check "$bin"/ex[0-9][0-9]_check; do
   [ -e "$exe" ] || continue
   name=$(basename "$exe"); selected "$name" || continue
@@ -121,7 +126,7 @@ for exe in "$bin"/sol[0-9][0-9]_check "$bin"/ex[0-9][0-9]_check; do
   printf -v line '%-26s %s' "$name" "$verdict"; record "$line"
 done
 
-echo "== compute-sanitizer =="
+step compute-sanitizer
 # One background job per program and tool (they are independent and mostly CPU-bound), at most
 # $jobs at a time; each leaves its exit code in a file. --error-exitcode turns any reported
 # hazard or error into exit 99.
@@ -154,7 +159,7 @@ for name in "${sanitized[@]}"; do
   printf -v line '%-26s sanitizers %d/4 clean:%s' "$name" "$clean" "$report"; record "$line"
 done
 
-echo "== side by side =="
+step "side by side at 2^28"
 only_args=()
 [ -n "$only" ] && only_args=(--only $only)
 python3 tools/compare.py --bin "$bin" --out "$out/n2p28" --n 2^28 --reps 10 "${only_args[@]}" \
