@@ -69,6 +69,7 @@ if [ -z "$only" ]; then
     record "$(printf '%-26s FAILED: %s' "README test command" "$(grep -E 'tests passed|tests failed' "$out/readme_test.log")")"
   fi
   [ -d "$build/bin" ] || { echo "BUILD FAILED"; exit 1; }
+  step "README run command"
   if cmake --build --preset default --target run_chapters >"$out/compare.log" 2>&1; then
     record "$(printf '%-26s %s' "README run command" "every chapter verified")"
   else
