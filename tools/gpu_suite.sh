@@ -136,7 +136,7 @@ tools=(memcheck racecheck synccheck initcheck)
 sanitized=()
 for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9][0-9]_check; do
   name=$(basename "$exe"); selected "$name" || continue
-  [ "$name" = ch01_cpu_loop ] && continue  # no GPU code
+  [[ $name == ch01_* || $name == sol01_* ]] && continue  # chapter 01 runs on the CPU only
   sanitized+=("$name")
   args=""
   [[ $name == ch* ]] && args="$(read_args "$name" | head -n 1) --reps 1"
