@@ -117,28 +117,20 @@ Report run_lesson(const Options& opt) {
   report.problem = describe_reduction_input(n, opt.seed);
   report.headline = "reduce_single_block";
 
-  // Device buffers first, so a size that cannot fit fails before the input is made.
-  DeviceBuffer<int32_t> d_in(n);
-  DeviceBuffer<long long> d_out(1);  // poisoned before every checked run
-
-  // Input and its exact 64-bit reference.
-  const std::vector<int32_t> h_in = reduction_input(n, opt.seed);
-  const int64_t reference = reference_sum(h_in);
-  d_in.copy_from(h_in);
+  // Input on the device with its exact 64-bit reference; the result is poisoned before each check.
+  const DeviceReductionInput input = upload_reduction_input(n, opt.seed);
+  const DeviceBuffer<int32_t>& d_in = input.values;
+  DeviceBuffer<long long> d_out(1);
   const auto launch = [&](BlockCycleSlots slots) {
     reduce_single_block<<<1, kBlockThreads>>>(d_in.data(), n, d_out.data(), slots);
   };
   CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
 
   // Verify each variant on its own poisoned output.
-  d_out.poison();
-  launch(BlockCycleSlots{});
-  CUDA_CHECK(cudaGetLastError());
-  report.checks.push_back(check_exact("sum (reduce_single_block)", d_out.to_host()[0], reference));
-  d_out.poison();
-  cub_sum();
+  report.checks.push_back(check_device_sum("reduce_single_block", d_out.data(), input.sum,
+                                           [&] { launch(BlockCycleSlots{}); }));
   report.checks.push_back(
-      check_exact("sum (cub::DeviceReduce::Sum)", d_out.to_host()[0], reference));
+      check_device_sum("cub::DeviceReduce::Sum", d_out.data(), input.sum, cub_sum));
 
   // Time both in the same run.
   Timer timer(device);

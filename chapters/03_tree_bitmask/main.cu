@@ -157,14 +157,10 @@ Report run_lesson(const Options& opt) {
                    " threads per block, one element each";
   report.headline = "reduce_bitmask_tree";
 
-  // Device buffers first, so a size that cannot fit fails before the input is made.
-  DeviceBuffer<int32_t> d_in(n);
-  DeviceBuffer<long long> d_out(1);  // poisoned before every checked run
-
-  // Input and its exact 64-bit reference.
-  const std::vector<int32_t> h_in = reduction_input(n, opt.seed);
-  const int64_t reference = reference_sum(h_in);
-  d_in.copy_from(h_in);
+  // Input on the device with its exact 64-bit reference; the result is poisoned before each check.
+  const DeviceReductionInput input = upload_reduction_input(n, opt.seed);
+  const DeviceBuffer<int32_t>& d_in = input.values;
+  DeviceBuffer<long long> d_out(1);
   struct Variant {
     const char* name;
     ReduceInPasses passes;
@@ -183,16 +179,12 @@ Report run_lesson(const Options& opt) {
 
   // Verify each variant on its own poisoned output.
   for (Variant& v : variants) {
-    d_out.poison();
-    v.passes(d_in.data(), d_out.data(), BlockCycleSlots{});
-    CUDA_CHECK(cudaGetLastError());
-    report.checks.push_back(
-        check_exact(std::string("sum (") + v.name + ")", d_out.to_host()[0], reference));
+    report.checks.push_back(check_device_sum(v.name, d_out.data(), input.sum, [&] {
+      v.passes(d_in.data(), d_out.data(), BlockCycleSlots{});
+    }));
   }
-  d_out.poison();
-  cub_sum();
   report.checks.push_back(
-      check_exact("sum (cub::DeviceReduce::Sum)", d_out.to_host()[0], reference));
+      check_device_sum("cub::DeviceReduce::Sum", d_out.data(), input.sum, cub_sum));
 
   // Time every variant and CUB in the same run.
   Timer timer(device);

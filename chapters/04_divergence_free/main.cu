@@ -235,14 +235,10 @@ Report run_lesson(const Options& opt) {
   const std::string loads = ", " + std::to_string(kLoadsPerThread) + " loads";
   report.headline = "reduce_warp_shuffle_block" + loads;
 
-  // Device buffers first, so a size that cannot fit fails before the input is made.
-  DeviceBuffer<int32_t> d_in(n);
-  DeviceBuffer<long long> d_out(1);  // poisoned before every checked run
-
-  // Input and its exact 64-bit reference.
-  const std::vector<int32_t> h_in = reduction_input(n, opt.seed);
-  const int64_t reference = reference_sum(h_in);
-  d_in.copy_from(h_in);
+  // Input on the device with its exact 64-bit reference; the result is poisoned before each check.
+  const DeviceReductionInput input = upload_reduction_input(n, opt.seed);
+  const DeviceBuffer<int32_t>& d_in = input.values;
+  DeviceBuffer<long long> d_out(1);
   std::vector<Step> steps;
   constexpr int kLoads = kLoadsPerThread;
   steps.push_back(make_step("reduce_sequential_addressing, 1 load", 1,
@@ -267,15 +263,12 @@ Report run_lesson(const Options& opt) {
 
   // Verify each step on its own poisoned output.
   for (Step& s : steps) {
-    d_out.poison();
-    s.passes(d_in.data(), d_out.data(), BlockCycleSlots{});
-    CUDA_CHECK(cudaGetLastError());
-    report.checks.push_back(check_exact("sum (" + s.name + ")", d_out.to_host()[0], reference));
+    report.checks.push_back(check_device_sum(s.name, d_out.data(), input.sum, [&] {
+      s.passes(d_in.data(), d_out.data(), BlockCycleSlots{});
+    }));
   }
-  d_out.poison();
-  cub_sum();
   report.checks.push_back(
-      check_exact("sum (cub::DeviceReduce::Sum)", d_out.to_host()[0], reference));
+      check_device_sum("cub::DeviceReduce::Sum", d_out.data(), input.sum, cub_sum));
 
   // Time every step and CUB in the same run.
   Timer timer(device);
@@ -291,7 +284,7 @@ Report run_lesson(const Options& opt) {
       "cycles/block are of the first pass; time and GB/s cover all passes "
       "(block sums are still combined by relaunching, as in chapter 03)");
   if (std::getenv("TUTORIAL_UNSAFE_WARP_DEMO") != nullptr) {
-    report.notes.push_back(run_unsafe_demo(d_in.data(), n, reference, 1000));
+    report.notes.push_back(run_unsafe_demo(d_in.data(), n, input.sum, 1000));
   } else {
     report.notes.push_back(
         "the legacy volatile unrolling without __syncwarp() is a data race "

@@ -300,17 +300,16 @@ Report run_lesson(const Options& opt) {
   report.problem = describe_reduction_input(n, opt.seed) + ", and n float in [-1, 1)";
   report.headline = "reduce_vectorized + atomicAdd";
 
-  // Device buffers first, so a size that cannot fit fails before the inputs are made.
-  DeviceBuffer<int32_t> d_ints(n);
+  // Inputs on the device and their references: exact for ints, double with Kahan for floats.
+  // Each device buffer is allocated before its input is made: a size that cannot fit fails
+  // first.
+  const DeviceReductionInput int_input = upload_reduction_input(n, opt.seed);
+  const DeviceBuffer<int32_t>& d_ints = int_input.values;
+  const int64_t int_reference = int_input.sum;
   DeviceBuffer<float> d_floats(n);
-
-  // Inputs and their references: exact for ints, double with Kahan for floats.
-  const std::vector<int32_t> h_ints = reduction_input(n, opt.seed);
   const std::vector<float> h_floats = random_floats(n, opt.seed + 1, -1.0f, 1.0f);
-  const int64_t int_reference = reference_sum(h_ints);
   const double float_reference = reference_sum(h_floats);
   const double float_abs_sum = reference_sum_abs(h_floats);
-  d_ints.copy_from(h_ints);
   d_floats.copy_from(h_floats);
 
   // The variants and their buffers.
@@ -342,18 +341,15 @@ Report run_lesson(const Options& opt) {
 
   // Verify every variant on a poisoned result. Ints: exact. Floats: within the rounding bound
   // of each variant's summation depth (verify.hpp), stated in the check's rule.
-  const auto check_ints = [&](const std::string& name, const std::function<void()>& run) {
-    CUDA_CHECK(cudaMemset(ints.result(), 0xFF, sizeof(long long)));
-    run();
-    CUDA_CHECK(cudaGetLastError());
+  for (const Variant& v : int_variants) {
     report.checks.push_back(
-        check_exact("sum (" + name + ")", read_back(ints.result()), int_reference));
-  };
-  for (const Variant& v : int_variants) check_ints(v.name, [&] { v.launch({}); });
+        check_device_sum(v.name, ints.result(), int_reference, [&] { v.launch({}); }));
+  }
   cpu_finish.launch({});
   report.checks.push_back(
       check_exact("sum (" + cpu_finish.name + ")", ints.host_sum, int_reference));
-  check_ints("cub::DeviceReduce::Sum", [&] { cub_ints(); });
+  report.checks.push_back(
+      check_device_sum("cub::DeviceReduce::Sum", ints.result(), int_reference, cub_ints));
 
   const FloatDepths depth = float_depths(n, floats.grid());
   const int64_t cub_depth = summation_depth(n, 128) + 64;  // loose: CUB's order is its own

@@ -8,11 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "tutorial/cuda_check.cuh"
 #include "tutorial/device_buffer.cuh"
 #include "tutorial/device_facts.cuh"
 #include "tutorial/options.hpp"
 #include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
 #include "tutorial/report.hpp"
+#include "tutorial/verify.hpp"
 
 namespace tutorial {
 
@@ -41,6 +44,37 @@ inline std::vector<int32_t> reduction_input(int64_t n, uint64_t seed) {
 inline std::string describe_reduction_input(int64_t n, uint64_t seed) {
   return "n = " + std::to_string(n) + " int32 in [-2^20, 2^20] (" +
          format_bytes(double(n) * sizeof(int32_t)) + "), seed " + std::to_string(seed);
+}
+
+/// The reduction chapters' input on the device, and its exact 64-bit sum.
+struct DeviceReductionInput {
+  DeviceBuffer<int32_t> values;
+  int64_t sum = 0;
+};
+
+/// Allocates the device buffer first, so a size that cannot fit fails before minutes are spent
+/// making the input; then makes the input and its reference sum and copies the input over.
+inline DeviceReductionInput upload_reduction_input(int64_t n, uint64_t seed) {
+  DeviceReductionInput input{DeviceBuffer<int32_t>(n)};
+  const std::vector<int32_t> host = reduction_input(n, seed);
+  input.sum = reference_sum(host);
+  input.values.copy_from(host);
+  return input;
+}
+
+/**
+ * @brief Poisons the one-value result @p d_result, runs @p launch, and checks the sum it left.
+ * @param launch enqueues the variant (it need not check for launch errors).
+ */
+template <typename Launch>
+Check check_device_sum(const std::string& name, long long* d_result, int64_t reference,
+                       Launch&& launch) {
+  CUDA_CHECK(cudaMemset(d_result, 0xFF, sizeof(long long)));  // -1: an unwritten sum shows
+  launch();
+  CUDA_CHECK(cudaGetLastError());
+  long long got = 0;
+  CUDA_CHECK(cudaMemcpy(&got, d_result, sizeof got, cudaMemcpyDeviceToHost));
+  return check_exact("sum (" + name + ")", got, reference);
 }
 
 }  // namespace tutorial
