@@ -179,8 +179,8 @@ __global__ void reduce_last_warp_shuffle(const T* __restrict__ in, int64_t n,
 
 //! [reduce_warp_shuffle_block]
 /// Step 5. Shuffles from the start: every warp sums its 32 values in registers, and only the
-/// 8 warp sums meet in shared memory (block_reduce_sum). One barrier instead of the tree's
-/// log2(256 / 64) = 2 barriers plus the last warp's work.
+/// 8 warp sums meet in shared memory (block_reduce_sum). One barrier instead of the three of
+/// the previous steps (after the load, and two tree steps down to 64) plus the last warp's work.
 /// @pre launched with kBlockThreads threads; out has one slot per block.
 template <int kLoads, typename T>
 __global__ void reduce_warp_shuffle_block(const T* __restrict__ in, int64_t n,
