@@ -19,6 +19,25 @@ if(TUTORIAL_NVIDIA_SMI)
     list(APPEND _archs ${_arch})
   endforeach()
   list(REMOVE_DUPLICATES _archs)
+  # A GPU newer than the toolkit (say sm_120 with CUDA 12.6) cannot be targeted directly: then
+  # the portable list, whose PTX the driver compiles for it at load time.
+  if(CMAKE_CUDA_COMPILER)
+    set(TUTORIAL_NVCC "${CMAKE_CUDA_COMPILER}")
+  else()
+    find_program(TUTORIAL_NVCC nvcc)
+  endif()
+  if(TUTORIAL_NVCC)
+    execute_process(COMMAND ${TUTORIAL_NVCC} --list-gpu-arch OUTPUT_VARIABLE _supported
+                    RESULT_VARIABLE _list_rc ERROR_QUIET)
+    foreach(_arch IN LISTS _archs)
+      if(_list_rc EQUAL 0 AND NOT _supported MATCHES "compute_${_arch}")
+        message(WARNING "nvcc cannot build for the detected sm_${_arch}; building the portable "
+                        "list (with PTX for newer GPUs) instead")
+        set(_archs "")
+        break()
+      endif()
+    endforeach()
+  endif()
   if(_rc EQUAL 0 AND _archs)
     set(CMAKE_CUDA_ARCHITECTURES "${_archs}" CACHE STRING "CUDA architectures (detected GPUs)")
     message(STATUS "CUDA architecture: ${_archs} (detected with nvidia-smi)")
@@ -27,5 +46,5 @@ if(TUTORIAL_NVIDIA_SMI)
 endif()
 
 set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;90" CACHE STRING "CUDA architectures (portable)")
-message(STATUS "CUDA architecture: no GPU found, building the portable list "
+message(STATUS "CUDA architecture: no GPU to target, building the portable list "
                "${CMAKE_CUDA_ARCHITECTURES}")
