@@ -93,3 +93,15 @@ function(tutorial_add_exercise name)
             -P ${PROJECT_SOURCE_DIR}/tools/check_solution_files.cmake)
   set_tests_properties(exercise.${number}.files PROPERTIES LABELS "cpu")
 endfunction()
+
+# tutorial_add_numbered_subdirectories(): adds every NN_name directory below the current one
+# that has a CMakeLists.txt, in order (the chapters, the exercises).
+function(tutorial_add_numbered_subdirectories)
+  file(GLOB dirs LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR}/[0-9][0-9]_*)
+  list(SORT dirs)
+  foreach(dir IN LISTS dirs)
+    if(EXISTS ${dir}/CMakeLists.txt)
+      add_subdirectory(${dir})
+    endif()
+  endforeach()
+endfunction()
