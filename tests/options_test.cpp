@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace tutorial {
@@ -77,6 +79,55 @@ TEST(Usage, NamesEveryOption) {
   }
   EXPECT_EQ(text.find("--m"), std::string::npos);
   EXPECT_NE(usage({"mm", 1, true}).find("--m M"), std::string::npos);
+}
+
+// A chapter's own options: a flag, and an option with a value and a default.
+OptionSpec extra_spec() {
+  OptionSpec spec{"ch99", 100};
+  spec.extra = {{"--explain", "", "print which lanes touch which banks"},
+                {"--tune", "T", "threads per block", "256"}};
+  return spec;
+}
+const OptionSpec kExtraSpec = extra_spec();
+
+TEST(ExtraOptions, DefaultsWhenNotGiven) {
+  const Options o = parse({}, kExtraSpec);
+  EXPECT_FALSE(o.has("--explain"));
+  EXPECT_TRUE(o.has("--tune"));
+  EXPECT_EQ(o.value("--tune"), "256");
+  EXPECT_THROW(o.value("--explain"), std::logic_error);     // a flag not given has no value
+  EXPECT_THROW(o.value("--undeclared"), std::logic_error);  // asking for it is a bug
+}
+
+TEST(ExtraOptions, FlagAndValueGivenAmongTheSharedOnes) {
+  const Options o = parse({"--tune", "64", "--n", "7", "--explain", "--json"}, kExtraSpec);
+  EXPECT_TRUE(o.has("--explain"));
+  EXPECT_EQ(o.value("--explain"), "");
+  EXPECT_EQ(o.value("--tune"), "64");
+  EXPECT_EQ(o.n, 7);
+  EXPECT_TRUE(o.json);
+  EXPECT_EQ(parse({"--tune", "1", "--tune", "2"}, kExtraSpec).value("--tune"), "2");  // last wins
+}
+
+TEST(ExtraOptions, MissingValueOrUndeclaredOptionIsAUsageError) {
+  try {
+    parse({"--explain", "--tune"}, kExtraSpec);
+    ADD_FAILURE() << "--tune without a value was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--tune needs a value"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse({"--explain", "5"}, kExtraSpec), UsageError);  // a flag takes no value
+  EXPECT_THROW(parse({"--explain"}), UsageError);  // another program does not declare it
+}
+
+TEST(ExtraOptions, UsageListsThemWithHelpAndDefault) {
+  const std::string text = usage(kExtraSpec);
+  EXPECT_NE(text.find("[--explain] [--tune T] [--help]"), std::string::npos) << text;
+  EXPECT_NE(text.find("  --explain   print which lanes touch which banks\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  --tune T    threads per block (default 256)\n"), std::string::npos)
+      << text;
+  EXPECT_EQ(usage({"prog", 100}).find("--explain"), std::string::npos);
 }
 
 }  // namespace

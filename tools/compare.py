@@ -7,7 +7,9 @@ comparison.json in --out, and, where matplotlib is installed, drawn as compariso
 
     python3 tools/compare.py --bin build/bin --out build/comparison [--n 2^24] [--reps 20]
 
-Exit code: 0 when every chapter verified or was skipped for want of a GPU (77), 1 otherwise.
+Exit code: 0 when every chapter verified or was skipped for want of a GPU (77), 1 otherwise,
+also when a chapter's headline names none of its rows. The spread column is the headline row's
+(max - min) / median over the timed runs: differences smaller than it are noise.
 """
 import argparse
 import json
@@ -45,13 +47,11 @@ def run_chapter(exe, extra_args):
 
 
 def headline_row(report):
-    """The row the chapter names as its best (its own kernels, not the vendor's)."""
-    rows = report["rows"]
-    for row in rows:
+    """The row the chapter names as its headline; None (an error) when it names no row."""
+    for row in report["rows"]:
         if row["name"] == report.get("headline"):
             return row
-    own = [r for r in rows if not r["vendor"]]
-    return min(own, key=lambda r: r["ms"]["median"]) if own else None
+    return None
 
 
 def summarize(name, code, report, previous):
@@ -61,8 +61,12 @@ def summarize(name, code, report, previous):
         line["status"] = "skipped (no GPU)" if code == SKIPPED else f"failed (exit {code})"
         return line
     row = headline_row(report)
+    if row is None:
+        line["status"] = f"ERROR: the headline {report.get('headline')!r} names no row"
+        return line
     line.update(status="verified" if code == 0 else f"WRONG (exit {code})",
                 kernel=row["name"], unit=report["rate_unit"], ms=row["ms"]["median"],
+                spread=row.get("spread"), build_type=report.get("build_type"),
                 rate=row["rate"], percent_of_peak=row["percent_of_peak"],
                 vs_vendor=row["vs_vendor"],
                 cycles=(row["block_cycles"] or {}).get("median"))
@@ -79,16 +83,17 @@ def fmt(value, pattern):
 
 def print_table(lines):
     print("\n== side by side: each chapter's best kernel ==")
-    header = (f"{'chapter':<22} {'kernel':<30} {'median ms':>10} {'cycles/blk':>11} "
+    header = (f"{'chapter':<22} {'kernel':<30} {'median ms':>10} {'spread':>7} {'cycles/blk':>11} "
               f"{'rate':>16} {'% peak':>7} {'% vendor':>9} {'vs prev':>8}  status")
     print(header)
     for l in lines:
         if "kernel" not in l:
-            print(f"{l['chapter']:<22} {'-':<30} {'-':>10} {'-':>11} {'-':>16} {'-':>7} "
+            print(f"{l['chapter']:<22} {'-':<30} {'-':>10} {'-':>7} {'-':>11} {'-':>16} {'-':>7} "
                   f"{'-':>9} {'-':>8}  {l['status']}")
             continue
         rate = f"{l['rate']:.1f} {l['unit']}"
         print(f"{l['chapter']:<22} {l['kernel'][:30]:<30} {l['ms']:>10.4f} "
+              f"{fmt(l['spread'] and 100 * l['spread'], '{:.1f}%'):>7} "
               f"{fmt(l['cycles'], '{:.0f}'):>11} {rate:>16} "
               f"{fmt(l['percent_of_peak'], '{:.1f}'):>7} "
               f"{fmt(l['vs_vendor'] and 100 * l['vs_vendor'], '{:.1f}%'):>9} "
@@ -142,14 +147,18 @@ def main():
         name = exe.name[2:]
         code, report = run_chapter(exe, extra)
         print()
-        failed |= code not in (0, SKIPPED)
         line = summarize(name, code, report, previous)
+        failed |= code not in (0, SKIPPED) or line["status"].startswith("ERROR")
         lines.append(line)
         reports[name] = report
         if "kernel" in line:
             previous = line
 
     print_table(lines)
+    builds = {l["build_type"] for l in lines if l.get("build_type")} - {"Release"}
+    if builds:
+        print(f"WARNING: built as {', '.join(sorted(builds))}: these timings are not comparable "
+              "with a Release build's")
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "comparison.json").write_text(json.dumps({"table": lines, "reports": reports},

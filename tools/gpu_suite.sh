@@ -7,7 +7,8 @@
 #   3. runs every solution checker, and every exercise checker expecting its TODO failure;
 #   4. runs compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU
 #      program at a small size (the first line of its suite_args.txt);
-#   5. runs the side-by-side comparison again at n = 2^28, then prints the summary last.
+#   5. times the read kernel after each kind of L2 flush (tools/flush_study.cu), runs the
+#      side-by-side comparison again at n = 2^28, then prints the summary last.
 # With --only, step 1 builds just those chapters (preset gpu-suite) and runs their tests.
 # Logs go to build-suite/out; where $OUT is set (the device tool), they are also packed into
 # $OUT/suite_logs.tar.gz with the comparison's JSON and chart. Exit 0 only when all passed.
@@ -16,6 +17,7 @@
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
+source tools/suite_lib.sh
 out=$root/build-suite/out
 only=""
 if [ "${1:-}" = "--only" ]; then only=$2; fi
@@ -24,7 +26,7 @@ rm -rf "$out"; mkdir -p "$out"
 # Pack the logs for the device tool even if the run is cut short.
 pack() {
   [ -n "${OUT:-}" ] || return 0
-  cp "$out"/comparison.json "$out"/comparison.png "$OUT"/ 2>/dev/null
+  cp "$out"/comparison.json "$out"/comparison.png "$out"/flush_study.md "$OUT"/ 2>/dev/null
   tar czf "$OUT/suite_logs.tar.gz" -C "$out" .
 }
 trap pack EXIT
@@ -105,8 +107,8 @@ for exe in "$bin"/ch[0-9][0-9]_*; do
     total=$((total + 1))
     echo "[$(date +%T)] $name $args"
     # shellcheck disable=SC2086
-    if "$exe" $args >>"$out/$name.log" 2>&1; then passed=$((passed + 1))
-    else failed=1; echo "FAIL: $name $args (exit $?)" | tee -a "$out/failures.txt"; fi
+    if run_recorded "$out/$name.log" "$out/failures.txt" "$exe" $args; then passed=$((passed + 1))
+    else failed=1; fi
   done < <(read_args "$name")
   echo "$name: $passed/$total"
   printf -v line '%-26s sizes %3d/%-3d' "$name" "$passed" "$total"; record "$line"
@@ -160,6 +162,15 @@ for name in "${sanitized[@]}"; do
   printf -v line '%-26s sanitizers %d/4 clean:%s' "$name" "$clean" "$report"; record "$line"
 done
 
+if [ -x "$bin/flush_study" ]; then
+  step "flush study (docs/measuring.md)"
+  if "$bin/flush_study" >"$out/flush_study.md" 2>&1; then
+    record "$(printf '%-26s %s' flush_study "table in flush_study.md")"
+  else
+    failed=1; record "$(printf '%-26s FAILED' flush_study)"
+  fi
+fi
+
 step "side by side at 2^28"
 only_args=()
 [ -n "$only" ] && only_args=(--only $only)
@@ -171,6 +182,7 @@ echo "== GPU suite summary: $(head -2 "$out/gpu.txt" | tail -1), $(date -u +%Y-%
 cat "$out/summary.txt"
 echo "-- default sizes --"
 sed -n '/== side by side/,$p' "$out/compare.log"
+if [ -s "$out/flush_study.md" ]; then echo "-- flush study --"; cat "$out/flush_study.md"; fi
 echo "-- n = 2^28 --"
 sed -n '/== side by side/,/^table/p' "$out/compare_2p28.log"
 if [ $failed -eq 0 ]; then echo "GPU SUITE: PASS"; else echo "GPU SUITE: FAIL (see $out)"; fi

@@ -52,16 +52,15 @@ std::string describe_cpu() {
   return "host CPU, one thread";
 }
 
+const ChapterInfo kChapter{"01_cpu_loop", "the serial sum on the CPU",
+                           "int64 loop, 4 accumulators"};
+
 Report run_lesson(const Options& opt) {
   const int64_t n = opt.n;
-  Report report;
-  report.chapter = "01_cpu_loop";
-  report.title = "the serial sum on the CPU";
+  Report report = make_report(kChapter, opt.reps);
   report.device = describe_cpu();
   report.problem = "n = " + std::to_string(n) + " int32 in [-2^30, 2^30] and n float in [0, 1)" +
                    ", seed " + std::to_string(opt.seed);
-  report.reps = opt.reps;
-  report.headline = "int64 loop, 4 accumulators";
 
   // Input: large integers, so that a 32-bit accumulator overflows within a few additions.
   const std::vector<int32_t> ints = random_ints(n, opt.seed, -(1 << 30), 1 << 30);
@@ -119,7 +118,7 @@ Report run_lesson(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  OptionSpec spec{"ch01_cpu_loop", int64_t{1} << 24};
+  OptionSpec spec{kChapter.program(), int64_t{1} << 24};
   spec.default_reps = 5;  // the slowest loop (Kahan) takes tens of milliseconds at 2^24
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -109,13 +109,14 @@ std::string measure_clock_skew(const DeviceFacts& device) {
          " us at the peak clock): cycles of different SMs cannot be subtracted";
 }
 
+const ChapterInfo kChapter{"02_single_block_sum", "one block sums the whole array",
+                           "reduce_single_block"};
+
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t n = opt.n;
-  Report report =
-      start_report("02_single_block_sum", "one block sums the whole array", device, opt);
+  Report report = start_report(kChapter, device, opt);
   report.problem = describe_reduction_input(n, opt.seed);
-  report.headline = "reduce_single_block";
 
   // Input on the device with its exact 64-bit reference; the result is poisoned before each check.
   const DeviceReductionInput input = upload_reduction_input(n, opt.seed);
@@ -147,6 +148,6 @@ Report run_lesson(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const OptionSpec spec{"ch02_single_block_sum", int64_t{1} << 24};  // 64 MiB: more than L2
+  const OptionSpec spec{kChapter.program(), int64_t{1} << 24};  // 64 MiB: more than L2
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -148,14 +148,16 @@ std::string describe_passes(int64_t n) {
          "last passes leave most SMs idle (chapter 05 combines with atomics instead)";
 }
 
+const ChapterInfo kChapter{"03_tree_bitmask",
+                           "many blocks, a tree in shared memory chosen by a bitmask",
+                           "reduce_bitmask_tree"};
+
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t n = opt.n;
-  Report report = start_report(
-      "03_tree_bitmask", "many blocks, a tree in shared memory chosen by a bitmask", device, opt);
+  Report report = start_report(kChapter, device, opt);
   report.problem = describe_reduction_input(n, opt.seed) + ", " + std::to_string(kBlockThreads) +
                    " threads per block, one element each";
-  report.headline = "reduce_bitmask_tree";
 
   // Input on the device with its exact 64-bit reference; the result is poisoned before each check.
   const DeviceReductionInput input = upload_reduction_input(n, opt.seed);
@@ -205,6 +207,6 @@ Report run_lesson(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const OptionSpec spec{"ch03_tree_bitmask", int64_t{1} << 24};
+  const OptionSpec spec{kChapter.program(), int64_t{1} << 24};
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -224,17 +224,19 @@ std::string run_unsafe_demo(const int32_t* d_in, int64_t n, int64_t reference, i
          " runs on this GPU and compiler; a race that does not show is still a race";
 }
 
+/// ", 8 loads": the suffix of the step names that use kLoadsPerThread loads per thread.
+const std::string kLoadsName = ", " + std::to_string(kLoadsPerThread) + " loads";
+
+const ChapterInfo kChapter{"04_divergence_free",
+                           "sequential addressing, first add during load, warp shuffles",
+                           "reduce_warp_shuffle_block" + kLoadsName};
+
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t n = opt.n;
-  Report report =
-      start_report("04_divergence_free",
-                   "sequential addressing, first add during load, warp shuffles", device, opt);
+  Report report = start_report(kChapter, device, opt);
   report.problem = describe_reduction_input(n, opt.seed) + ", " + std::to_string(kBlockThreads) +
                    " threads per block";
-  const std::string loads = ", " + std::to_string(kLoadsPerThread) + " loads";
-  report.headline = "reduce_warp_shuffle_block" + loads;
-
   // Input on the device with its exact 64-bit reference; the result is poisoned before each check.
   const DeviceReductionInput input = upload_reduction_input(n, opt.seed);
   const DeviceBuffer<int32_t>& d_in = input.values;
@@ -247,16 +249,16 @@ Report run_lesson(const Options& opt) {
   steps.push_back(make_step("reduce_sequential_addressing, 2 loads", 2,
                             reduce_sequential_addressing<2, int32_t>,
                             reduce_sequential_addressing<2, long long>, n));
-  steps.push_back(make_step("reduce_sequential_addressing" + loads, kLoads,
+  steps.push_back(make_step("reduce_sequential_addressing" + kLoadsName, kLoads,
                             reduce_sequential_addressing<kLoads, int32_t>,
                             reduce_sequential_addressing<kLoads, long long>, n));
-  steps.push_back(make_step("reduce_last_warp_syncwarp" + loads, kLoads,
+  steps.push_back(make_step("reduce_last_warp_syncwarp" + kLoadsName, kLoads,
                             reduce_last_warp_syncwarp<kLoads, int32_t>,
                             reduce_last_warp_syncwarp<kLoads, long long>, n));
-  steps.push_back(make_step("reduce_last_warp_shuffle" + loads, kLoads,
+  steps.push_back(make_step("reduce_last_warp_shuffle" + kLoadsName, kLoads,
                             reduce_last_warp_shuffle<kLoads, int32_t>,
                             reduce_last_warp_shuffle<kLoads, long long>, n));
-  steps.push_back(make_step("reduce_warp_shuffle_block" + loads, kLoads,
+  steps.push_back(make_step("reduce_warp_shuffle_block" + kLoadsName, kLoads,
                             reduce_warp_shuffle_block<kLoads, int32_t>,
                             reduce_warp_shuffle_block<kLoads, long long>, n));
   CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
@@ -297,6 +299,6 @@ Report run_lesson(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const OptionSpec spec{"ch04_divergence_free", int64_t{1} << 24};
+  const OptionSpec spec{kChapter.program(), int64_t{1} << 24};
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -295,15 +295,17 @@ FloatDepths float_depths(int64_t n, int grid) {
           serial + block_tree + (grid + kBlockThreads - 1) / kBlockThreads + block_tree};
 }
 
+const ChapterInfo kChapter{"05_atomic_grid",
+                           "grid-stride loop, block shuffles, one atomicAdd per block",
+                           "reduce_vectorized + atomicAdd"};
+
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t n = opt.n;
-  Report report = start_report(
-      "05_atomic_grid", "grid-stride loop, block shuffles, one atomicAdd per block", device, opt);
+  Report report = start_report(kChapter, device, opt);
   // Positive floats: then sum |x| = |sum x|, and the rounding bound is a relative test that a
   // lost block or an empty result fails (with signs mixed, the bound would outgrow the sum).
   report.problem = describe_reduction_input(n, opt.seed) + ", and n float in [0.5, 1.5)";
-  report.headline = "reduce_vectorized + atomicAdd";
 
   // Inputs on the device and their references: exact for ints, double with Kahan for floats.
   // Each device buffer is allocated before its input is made: a size that cannot fit fails
@@ -358,7 +360,9 @@ Report run_lesson(const Options& opt) {
       check_device_sum("cub::DeviceReduce::Sum", ints.result(), int_reference, cub_ints));
 
   const FloatDepths depth = float_depths(n, floats.grid());
-  const int64_t cub_depth = summation_depth(n, 128) + 64;  // loose: CUB's order is its own
+  // CUB does not document its summation order, so no depth of its tree can be proved: its
+  // float result is compared with an estimate and shown, but it does not decide the verdict.
+  const int64_t cub_depth = summation_depth(n, 128) + 64;
   const auto check_floats = [&](const std::string& name, int64_t k,
                                 const std::function<void()>& run) {
     CUDA_CHECK(cudaMemset(floats.result(), 0xFF, sizeof(float)));
@@ -370,7 +374,8 @@ Report run_lesson(const Options& opt) {
   };
   check_floats(float_variants[0].name, depth.atomic, [&] { float_variants[0].launch({}); });
   check_floats(float_variants[1].name, depth.two_pass, [&] { float_variants[1].launch({}); });
-  check_floats("float: cub::DeviceReduce::Sum", cub_depth, [&] { cub_floats(); });
+  check_floats("float: cub::DeviceReduce::Sum, estimated", cub_depth, [&] { cub_floats(); });
+  report.checks.back().informative = true;
 
   // Time everything in the same run. Each row is compared with CUB on the same type.
   Timer timer(device);
@@ -396,7 +401,7 @@ Report run_lesson(const Options& opt) {
       "thread), whatever n; int sums in 64 bits: n * 2^20 < 2^63 for any n below 2^43");
   report.notes.push_back("float depths: atomics " + std::to_string(depth.atomic) +
                          " = per-thread adds + log2(256) + one per block; two-pass " +
-                         std::to_string(depth.two_pass) + "; CUB (loose) " +
+                         std::to_string(depth.two_pass) + "; CUB (an estimate) " +
                          std::to_string(cub_depth));
   constexpr int kRuns = 20;
   report.notes.push_back(
@@ -409,6 +414,6 @@ Report run_lesson(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const OptionSpec spec{"ch05_atomic_grid", int64_t{1} << 24};
+  const OptionSpec spec{kChapter.program(), int64_t{1} << 24};
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -23,6 +23,7 @@
 #include "cublas_sgemm.cuh"
 #include "fp32_peak.cuh"
 #include "tutorial/chapter_main.hpp"
+#include "tutorial/gpu_report.cuh"
 #include "tutorial/measure.cuh"
 #include "tutorial/random.hpp"
 #include "tutorial/reference.hpp"
@@ -369,21 +370,20 @@ Check check_sampled(const std::string& name, const std::vector<float>& c, const 
       got, want, [&](size_t i) { return tolerance[i]; }, "|error| <= gamma(K) sum|a||b|");
 }
 
+const ChapterInfo kChapter{"07_tiled_matmul",
+                           "C = A * B in FP32: naive, shared-memory tiles, register tiles",
+                           "register_tiled_8x8"};
+
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t m = opt.m, n = opt.n, k = opt.k;
-  Report report;
-  report.chapter = "07_tiled_matmul";
-  report.title = "C = A * B in FP32: naive, shared-memory tiles, register tiles";
-  report.device = device.describe();
+  Report report = start_report(kChapter, device, opt);
   report.problem =
       "C (" + std::to_string(m) + " x " + std::to_string(n) + ") = A (" + std::to_string(m) +
       " x " + std::to_string(k) + ") * B (" + std::to_string(k) + " x " + std::to_string(n) +
       "), float, row-major, entries uniform in [-1, 1), seed " + std::to_string(opt.seed);
   report.rate_unit = "GFLOP/s";
   report.peak_rate = fp32_peak_gflops(device);
-  report.reps = opt.reps;
-  report.headline = "register_tiled_8x8";
 
   // Device buffers first: a size that cannot fit fails here (exit 3), before any input is made.
   DeviceBuffer<float> d_a(matrix_elements("A", m, k)), d_b(matrix_elements("B", k, n));
@@ -465,7 +465,7 @@ Report run_lesson(const Options& opt) {
 
 int main(int argc, char** argv) {
   OptionSpec spec;
-  spec.program = "ch07_tiled_matmul";
+  spec.program = kChapter.program();
   spec.matmul = true;
   // 2048^3 fills an H100 (256 tiles of 128 x 128 for 132 SMs) and keeps the default run short:
   // naive_down_columns, the slowest step, took 0.27 s a run at 4096^3, and 2048^3 is an eighth

@@ -6,10 +6,8 @@
 #pragma once
 
 #include <cstdlib>
-#include <exception>
 #include <fstream>
 #include <iostream>
-#include <new>
 #include <stdexcept>
 
 #include "tutorial/errors.hpp"
@@ -19,25 +17,46 @@
 namespace tutorial {
 
 /**
- * @brief Parses the options, runs @p lesson, prints its report and returns the exit code.
- *
- * @p lesson takes the Options and returns a Report. Usage errors print a one-line reason and
- * the usage (exit 2), and so does a size larger than the machine can address; CUDA errors print
- * the failing call (exit 3), as does running out of memory or any other error; a missing
- * device says so (exit 77); a report that is not verified gives exit 1.
- *
- * For tools/compare.py: when the environment variable TUTORIAL_REPORT_JSON names a file, the
- * JSON report is also written there, so one run gives both the text and the numbers.
+ * @brief The frame of every program: parses the options, prints the usage for --help, runs
+ *        @p body (which takes the Options and returns the exit code) and turns every
+ *        exception into its exit code (errors.hpp); a usage error also prints the usage.
  */
-template <typename Lesson>
-int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson) {
+template <typename Body>
+int run_program(int argc, char** argv, const OptionSpec& spec, Body body) {
   try {
     const Options options = parse_options(argc, argv, spec);
     if (options.help) {
       std::cout << usage(spec);
       return kExitVerified;
     }
+    return body(options);
+  } catch (const UsageError& e) {
+    std::cerr << spec.program << ": error: " << e.what() << "\n" << usage(spec);
+    return kExitUsage;
+  } catch (...) {
+    return exit_code_of_current_exception(spec.program);
+  }
+}
+
+/**
+ * @brief Parses the options, runs @p lesson, prints its report and returns the exit code.
+ *
+ * @p lesson takes the Options and returns a Report. Usage errors print a one-line reason and
+ * the usage (exit 2); CUDA errors print the failing call (exit 3), running out of device memory
+ * included; a missing device says so (exit 77); a report that is not verified gives exit 1.
+ * The host running out of memory is exit 4, and any other exception is a bug of the program,
+ * reported as an internal error (exit 70): neither is blamed on CUDA or on the command line.
+ *
+ * For tools/compare.py: when the environment variable TUTORIAL_REPORT_JSON names a file, the
+ * JSON report is also written there, so one run gives both the text and the numbers.
+ */
+template <typename Lesson>
+int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson) {
+  return run_program(argc, argv, spec, [&](const Options& options) {
     const Report report = lesson(options);
+    if (!report.rows.empty() && report.headline_row() == nullptr) {  // declared once, kept true
+      throw std::logic_error("the headline '" + report.headline + "' names no row");
+    }
     if (options.json) {
       print_json(std::cout, report);
     } else {
@@ -50,25 +69,7 @@ int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson) {
         std::cerr << spec.program << ": could not write the JSON report to " << path << "\n";
     }
     return report.verified() ? kExitVerified : kExitWrongResult;
-  } catch (const UsageError& e) {
-    std::cerr << spec.program << ": error: " << e.what() << "\n" << usage(spec);
-    return kExitUsage;
-  } catch (const NoDeviceError& e) {
-    std::cerr << spec.program << ": " << e.what() << "\n";
-    return kExitNoDevice;
-  } catch (const CudaError& e) {
-    std::cerr << spec.program << ": CUDA error: " << e.what() << "\n";
-    return kExitCudaError;
-  } catch (const std::length_error&) {  // a std::vector larger than the address space
-    std::cerr << spec.program << ": error: this size is more than this machine can hold\n";
-    return kExitUsage;
-  } catch (const std::bad_alloc&) {
-    std::cerr << spec.program << ": out of host memory for this size\n";
-    return kExitCudaError;
-  } catch (const std::exception& e) {  // anything else still fails loudly, never with 0
-    std::cerr << spec.program << ": error: " << e.what() << "\n";
-    return kExitCudaError;
-  }
+  });
 }
 
 }  // namespace tutorial

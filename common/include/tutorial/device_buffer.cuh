@@ -80,8 +80,14 @@ class DeviceBuffer {
   /// Copies the whole buffer back to the host.
   std::vector<T> to_host() const {
     std::vector<T> host(static_cast<size_t>(count_));
-    CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+    copy_to(host);
     return host;
+  }
+  /// Copies the whole buffer into @p host, which holds size() elements: a vector reused for
+  /// every copy (page-locked by a HostPin, say) is neither reallocated nor zeroed again.
+  void copy_to(std::vector<T>& host) const {
+    if (static_cast<int64_t>(host.size()) != count_) throw CudaError("copy_to: sizes differ");
+    CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
   }
   /// Fills every byte with 0xFF (-1 for integers, NaN for floats), so that an element the
   /// kernel forgot to write shows up as wrong instead of as a stale right answer.
@@ -94,6 +100,36 @@ class DeviceBuffer {
   }
   T* data_ = nullptr;
   int64_t count_ = 0;
+};
+
+/**
+ * @brief Page-locks (pins) a host vector's memory while it lives, so that copies between it and
+ *        the device run at the bus's full speed instead of through the driver's staging buffer.
+ *
+ * When the system will not lock that much memory, the vector stays pageable: copies are then
+ * slower, not wrong.
+ * @pre the vector is neither resized nor destroyed while the pin lives (declare it first).
+ */
+class HostPin {
+ public:
+  template <typename T>
+  explicit HostPin(std::vector<T>& host) {
+    if (host.empty()) return;
+    if (cudaHostRegister(host.data(), host.size() * sizeof(T), cudaHostRegisterDefault) ==
+        cudaSuccess) {
+      pinned_ = host.data();
+    } else {
+      (void)cudaGetLastError();  // not sticky: clear it and copy through pageable memory
+    }
+  }
+  HostPin(const HostPin&) = delete;
+  HostPin& operator=(const HostPin&) = delete;
+  ~HostPin() {
+    if (pinned_ != nullptr) cudaHostUnregister(pinned_);  // a failure here has nowhere to go
+  }
+
+ private:
+  void* pinned_ = nullptr;
 };
 
 }  // namespace tutorial

@@ -8,6 +8,9 @@
  */
 #pragma once
 
+#include <exception>
+#include <iostream>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +22,8 @@ enum ExitCode : int {
   kExitWrongResult = 1,  ///< the program ran but a result was wrong
   kExitUsage = 2,        ///< bad command line or input; a one-line reason and the usage follow
   kExitCudaError = 3,    ///< a CUDA call failed, out-of-memory included
+  kExitHostMemory = 4,   ///< the host (not the GPU) ran out of memory for this size
+  kExitInternal = 70,    ///< an unexpected error: a bug in the program (sysexits' EX_SOFTWARE)
   kExitNoDevice = 77,    ///< no CUDA device; CTest reports the test as skipped
 };
 
@@ -36,5 +41,38 @@ struct CudaError : std::runtime_error {
 struct NoDeviceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/**
+ * @brief Call inside a catch block: names the exception in flight on stderr, after
+ *        @p program, and returns its exit code. Each cause gets its own code and words: a CUDA
+ *        failure is never reported as a usage error, nor a bug of the program as a CUDA error.
+ */
+inline int exit_code_of_current_exception(const std::string& program) {
+  try {
+    throw;
+  } catch (const UsageError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const NoDeviceError& e) {
+    std::cerr << program << ": " << e.what() << "\n";
+    return kExitNoDevice;
+  } catch (const CudaError& e) {
+    std::cerr << program << ": CUDA error: " << e.what() << "\n";
+    return kExitCudaError;
+  } catch (const std::length_error&) {  // a std::vector larger than the address space
+    std::cerr << program << ": error: this size needs more host memory than this machine "
+              << "can address\n";
+    return kExitHostMemory;
+  } catch (const std::bad_alloc&) {
+    std::cerr << program << ": error: out of host memory for this size\n";
+    return kExitHostMemory;
+  } catch (const std::exception& e) {  // not the GPU's fault nor the user's: a bug
+    std::cerr << program << ": internal error (a bug in the program): " << e.what() << "\n";
+    return kExitInternal;
+  } catch (...) {
+    std::cerr << program << ": internal error (a bug in the program): unknown exception\n";
+    return kExitInternal;
+  }
+}
 
 }  // namespace tutorial

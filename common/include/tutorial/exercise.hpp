@@ -61,7 +61,8 @@ class Grader {
 
 /**
  * @brief The main() of every checker: runs @p grade_all (which takes a Grader&), turning a
- *        missing device into exit 77 and a CUDA error into exit 3, like the chapters.
+ *        missing device into exit 77, a CUDA error into exit 3 and the rest as the chapters
+ *        do (errors.hpp).
  */
 template <typename GradeAll>
 int run_checker(GradeAll&& grade_all) {
@@ -69,12 +70,8 @@ int run_checker(GradeAll&& grade_all) {
     Grader grader;
     grade_all(grader);
     return grader.finish();
-  } catch (const NoDeviceError& e) {
-    std::cerr << e.what() << "\n";
-    return kExitNoDevice;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return kExitCudaError;
+  } catch (...) {
+    return exit_code_of_current_exception("checker");
   }
 }
 

@@ -1,13 +1,15 @@
 /**
  * @file options.hpp
  * @brief The command line every chapter shares: --n (or --m --n --k), --reps, --seed, --json,
- *        --help; sizes such as 1000, 16M or 2^24.
+ *        --help; sizes such as 1000, 16M or 2^24; and a chapter's own options (ExtraOption).
  */
 #pragma once
 
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,15 @@ inline int64_t parse_size(const std::string& text) {
   return value;
 }
 
+/// An option of one chapter's own, beyond the shared ones: a flag such as --explain (no
+/// value_name) or an option with a value such as --tune N.
+struct ExtraOption {
+  std::string name;           ///< "--explain"
+  std::string value_name;     ///< "N"; empty for a flag
+  std::string help;           ///< one line for the usage text
+  std::string default_value;  ///< the value when the option is not given (options with a value)
+};
+
 /// What a chapter's command line asks for.
 struct Options {
   int64_t n = 0;      ///< elements (reductions, scan) or columns of C (matmul)
@@ -71,23 +82,43 @@ struct Options {
   uint64_t seed = 1;  ///< seed of the random input
   bool json = false;  ///< print one JSON object instead of the text report
   bool help = false;  ///< print the usage and exit 0
+  /// The chapter's own options (OptionSpec::extra) by name: the value given or the default;
+  /// a flag is present only when given, with an empty value.
+  std::map<std::string, std::string> extra;
+
+  /// For a flag: true when it was given. An option with a value always has one (given, or
+  /// its default), so for those it is always true.
+  bool has(const std::string& name) const { return extra.count(name) > 0; }
+  /// The value of the chapter's option @p name.
+  /// @throws std::logic_error when the chapter did not declare it as an option with a value
+  ///         (a bug of the chapter: exit 70).
+  const std::string& value(const std::string& name) const {
+    const auto found = extra.find(name);
+    if (found == extra.end()) throw std::logic_error("option " + name + " has no value");
+    return found->second;
+  }
 };
 
 /// Which options a program takes, and their defaults.
 struct OptionSpec {
-  std::string program;    ///< name shown in the usage line
-  int64_t default_n = 1;  ///< default --n
-  bool matmul = false;    ///< also takes --m and --k
-  int64_t default_m = 1;  ///< default --m (matmul)
-  int64_t default_k = 1;  ///< default --k (matmul)
-  int default_reps = 20;  ///< default --reps
+  std::string program;             ///< name shown in the usage line
+  int64_t default_n = 1;           ///< default --n
+  bool matmul = false;             ///< also takes --m and --k
+  int64_t default_m = 1;           ///< default --m (matmul)
+  int64_t default_k = 1;           ///< default --k (matmul)
+  int default_reps = 20;           ///< default --reps
+  std::vector<ExtraOption> extra;  ///< the chapter's own options, if any
 };
 
 /// The usage text for @p spec, printed by --help and after every usage error.
 inline std::string usage(const OptionSpec& spec) {
   std::string text = "usage: " + spec.program;
   text += spec.matmul ? " [--m M] [--n N] [--k K]" : " [--n N]";
-  text += " [--reps R] [--seed S] [--json] [--help]\n";
+  text += " [--reps R] [--seed S] [--json]";
+  for (const ExtraOption& o : spec.extra) {
+    text += " [" + o.name + (o.value_name.empty() ? "" : " " + o.value_name) + "]";
+  }
+  text += " [--help]\n";
   if (spec.matmul) {
     text += "  --m M, --n N, --k K  C (MxN) = A (MxK) * B (KxN)   (defaults " +
             std::to_string(spec.default_m) + ", " + std::to_string(spec.default_n) + ", " +
@@ -103,6 +134,13 @@ inline std::string usage(const OptionSpec& spec) {
       "  --seed S    seed of the random input (default 1)\n"
       "  --json      print the report as one JSON object\n"
       "  --help      print this text\n";
+  for (const ExtraOption& o : spec.extra) {
+    std::string left = "  " + o.name + (o.value_name.empty() ? "" : " " + o.value_name);
+    left.resize(std::max<size_t>(left.size() + 1, 14), ' ');
+    text += left + o.help;
+    if (!o.default_value.empty()) text += " (default " + o.default_value + ")";
+    text += "\n";
+  }
   return text;
 }
 
@@ -116,6 +154,15 @@ inline Options parse_options(int argc, const char* const* argv, const OptionSpec
   options.m = spec.default_m;
   options.k = spec.default_k;
   options.reps = spec.default_reps;
+  for (const ExtraOption& o : spec.extra) {
+    if (!o.value_name.empty()) options.extra[o.name] = o.default_value;
+  }
+  const auto extra_option = [&](const std::string& name) -> const ExtraOption* {
+    for (const ExtraOption& o : spec.extra) {
+      if (o.name == name) return &o;
+    }
+    return nullptr;
+  };
   const std::vector<std::string> args(argv + 1, argv + argc);
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -144,6 +191,14 @@ inline Options parse_options(int argc, const char* const* argv, const OptionSpec
         throw UsageError("bad seed '" + text + "': expected a non-negative integer");
       }
       options.seed = std::stoull(text);
+    } else if (const ExtraOption* own = extra_option(arg)) {
+      if (own->value_name.empty()) {
+        options.extra[arg] = "";
+      } else {
+        const std::string& given = value();
+        if (given.rfind("--", 0) == 0) throw UsageError("option " + arg + " needs a value");
+        options.extra[arg] = given;
+      }
     } else {
       throw UsageError("unknown option '" + arg + "'");
     }

@@ -17,7 +17,28 @@
 #include "tutorial/stats.hpp"
 #include "tutorial/verify.hpp"
 
+// The build type CMake compiled this program with (common/CMakeLists.txt defines it).
+#ifndef TUTORIAL_BUILD_TYPE
+#define TUTORIAL_BUILD_TYPE ""
+#endif
+
 namespace tutorial {
+
+/// The build type of this program: "Release", "Debug", ... or "unknown".
+inline std::string build_type() {
+  const std::string type = TUTORIAL_BUILD_TYPE;
+  return type.empty() ? "unknown" : type;
+}
+
+/// What a chapter declares once: its directory name (the program is "ch" + id), one line of
+/// what it does, and the name of its headline row, the one that stands for the chapter in the
+/// side-by-side table (tools/compare.py).
+struct ChapterInfo {
+  std::string id;        ///< e.g. "05_atomic_grid"
+  std::string title;     ///< e.g. "grid-stride loop, block shuffles, one atomicAdd per block"
+  std::string headline;  ///< the name of one of the report's rows
+  std::string program() const { return "ch" + id; }
+};
 
 /// One timed variant: a kernel of the chapter, or the vendor library doing the same work.
 struct Row {
@@ -43,16 +64,47 @@ struct Report {
   std::vector<Check> checks;       ///< every result compared with its reference
   std::vector<Row> rows;           ///< the timed variants, vendor rows included
   std::vector<std::string> notes;  ///< what this run shows beyond the table
+  std::string build_type = tutorial::build_type();  ///< timings of a non-Release build mislead
+  bool clean_l2 = false;  ///< each timed run started from a flushed L2 (measure.cuh's Timer)
 
-  /// True when there was at least one check and every check passed.
+  /// True when at least one check decides the verdict and every such check passed
+  /// (informative checks are shown but decide nothing).
   bool verified() const {
-    if (checks.empty()) return false;
+    int deciding = 0;
     for (const Check& c : checks) {
+      if (c.informative) continue;
       if (!c.ok) return false;
+      ++deciding;
     }
-    return true;
+    return deciding > 0;
+  }
+
+  /// The row named by the headline, or nullptr.
+  const Row* headline_row() const {
+    for (const Row& row : rows) {
+      if (row.name == headline) return &row;
+    }
+    return nullptr;
   }
 };
+
+/// A report that already states what @p chapter declares, the reps and the build type.
+inline Report make_report(const ChapterInfo& chapter, int reps) {
+  Report report;
+  report.chapter = chapter.id;
+  report.title = chapter.title;
+  report.headline = chapter.headline;
+  report.reps = reps;
+  return report;
+}
+
+/// The warning every report of a build that is not Release carries.
+inline std::string build_warning(const Report& r) {
+  return r.build_type == "Release" ? std::string()
+                                   : "this is a " + r.build_type +
+                                         " build: its timings are not comparable with a Release "
+                                         "build's (cmake --preset default builds Release)";
+}
 
 /// Work per second of @p row in the report's unit (work / median time / 1e9).
 inline double rate_of(const Row& row) {
@@ -118,15 +170,20 @@ inline void print_text(std::ostream& out, const Report& r) {
   out << "== " << r.chapter << ": " << r.title << " ==\n";
   out << "device : " << r.device << "\n";
   out << "input  : " << r.problem << "\n";
+  if (!build_warning(r).empty()) out << "WARNING: " << build_warning(r) << "\n";
   for (const Check& c : r.checks) {
+    const char* verdict = c.informative ? (c.ok ? "within (not part of the verdict)"
+                                                : "OUTSIDE (not part of the verdict)")
+                                        : (c.ok ? "OK" : "WRONG");
     out << "check  : " << c.what << ": got " << c.got << " | reference " << c.want << " | "
-        << c.rule << " | " << (c.ok ? "OK" : "WRONG") << "\n";
+        << c.rule << " | " << verdict << "\n";
   }
   if (!r.rows.empty()) {
     size_t name_width = 6;
     for (const Row& row : r.rows) name_width = std::max(name_width, row.name.size());
-    out << "timing : median of " << r.reps << " runs after a warm-up\n";
-    out << "  " << pad("kernel", name_width) << "  median ms    min ms    max ms"
+    out << "timing : median of " << r.reps << " runs after a warm-up"
+        << (r.clean_l2 ? ", each from a clean L2" : "") << "; spread = (max - min) / median\n";
+    out << "  " << pad("kernel", name_width) << "  median ms    min ms    max ms  spread"
         << pad_left(r.rate_unit, 10) << "  % peak   cycles/block min / median / max"
         << "   span us  vs vendor\n";
     for (const Row& row : r.rows) {
@@ -139,7 +196,7 @@ inline void print_text(std::ostream& out, const Report& r) {
       }
       out << "  " << pad(row.name, name_width) << pad_left(fixed(row.ms.median, 4), 11)
           << pad_left(fixed(row.ms.min, 4), 10) << pad_left(fixed(row.ms.max, 4), 10)
-          << pad_left(fixed(rate, 1), 10)
+          << pad_left(fixed(100 * row.ms.spread(), 1) + "%", 8) << pad_left(fixed(rate, 1), 10)
           << pad_left(r.peak_rate > 0 ? fixed(100 * rate / r.peak_rate, 1) : "-", 8) << "   "
           << pad(cycles, 33) << pad_left(row.grid_span_us > 0 ? fixed(row.grid_span_us, 1) : "-", 8)
           << pad_left(ratio ? fixed(100 * *ratio, 1) + "%" : "-", 11) << "\n";
@@ -157,14 +214,15 @@ inline void print_json(std::ostream& out, const Report& r) {
       << ", \"device\": " << json_string(r.device) << ", \"problem\": " << json_string(r.problem)
       << ", \"rate_unit\": " << json_string(r.rate_unit)
       << ", \"peak_rate\": " << (r.peak_rate > 0 ? json_number(r.peak_rate) : "null")
-      << ", \"reps\": " << r.reps << ", \"headline\": " << json_string(r.headline)
+      << ", \"reps\": " << r.reps << ", \"build_type\": " << json_string(r.build_type)
+      << ", \"headline\": " << json_string(r.headline)
       << ", \"verified\": " << (r.verified() ? "true" : "false") << ", \"checks\": [";
   for (size_t i = 0; i < r.checks.size(); ++i) {
     const Check& c = r.checks[i];
     out << (i ? ", " : "") << "{\"what\": " << json_string(c.what)
         << ", \"got\": " << json_string(c.got) << ", \"want\": " << json_string(c.want)
         << ", \"rule\": " << json_string(c.rule) << ", \"ok\": " << (c.ok ? "true" : "false")
-        << "}";
+        << ", \"informative\": " << (c.informative ? "true" : "false") << "}";
   }
   out << "], \"rows\": [";
   for (size_t i = 0; i < r.rows.size(); ++i) {
@@ -173,7 +231,8 @@ inline void print_json(std::ostream& out, const Report& r) {
     const std::optional<double> ratio = vs_vendor(r, row);
     out << (i ? ", " : "") << "{\"name\": " << json_string(row.name)
         << ", \"vendor\": " << (row.vendor ? "true" : "false")
-        << ", \"ms\": " << detail::json_summary(row.ms) << ", \"rate\": " << json_number(rate)
+        << ", \"ms\": " << detail::json_summary(row.ms)
+        << ", \"spread\": " << json_number(row.ms.spread()) << ", \"rate\": " << json_number(rate)
         << ", \"percent_of_peak\": "
         << (r.peak_rate > 0 ? json_number(100 * rate / r.peak_rate) : "null")
         << ", \"block_cycles\": "

@@ -14,6 +14,10 @@ struct Summary {
   double min = 0;
   double median = 0;
   double max = 0;
+
+  /// Run-to-run noise: (max - min) / median, 0 when there is no median. Two rows whose
+  /// medians differ by less than their spreads are not told apart by this run.
+  double spread() const { return median > 0 ? (max - min) / median : 0; }
 };
 
 /// Summarises @p samples (taken by value: it is sorted). The median of an even count is the

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""tools/compare.py must fail loudly when a chapter's headline names none of its rows.
+
+Runs compare.py over a folder holding one fake chapter (a script that writes a JSON report
+whose headline is HEADLINE), once with a headline that names a row (exit 0) and once with one
+that does not (exit 1 and an ERROR line).
+"""
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+COMPARE = pathlib.Path(__file__).resolve().parent.parent / "compare.py"
+FAKE = """#!{python}
+import json, os, sys
+if "--help" in sys.argv:
+    print("usage: ch99_fake [--n N]"); sys.exit(0)
+row = {{"name": "mine", "vendor": False, "ms": {{"min": 1, "median": 1, "max": 1}}, "spread": 0,
+       "rate": 1, "percent_of_peak": 1, "block_cycles": None, "grid_span_us": None,
+       "vs_vendor": None}}
+report = {{"chapter": "99_fake", "rate_unit": "GB/s", "headline": {headline!r}, "rows": [row],
+          "build_type": "Release", "verified": True}}
+open(os.environ["TUTORIAL_REPORT_JSON"], "w").write(json.dumps(report))
+"""
+
+
+def run_compare(headline):
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = pathlib.Path(tmp) / "ch99_fake"
+        fake.write_text(FAKE.format(python=sys.executable, headline=headline))
+        fake.chmod(0o755)
+        return subprocess.run([sys.executable, str(COMPARE), "--bin", tmp, "--out", tmp],
+                              capture_output=True, text=True)
+
+
+good = run_compare("mine")
+assert good.returncode == 0, good.stdout + good.stderr
+bad = run_compare("not a row")
+assert bad.returncode == 1, f"exit {bad.returncode}\n{bad.stdout}{bad.stderr}"
+assert "ERROR: the headline 'not a row' names no row" in bad.stdout, bad.stdout
+print("compare_test: ok")
