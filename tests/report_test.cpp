@@ -90,5 +90,29 @@ TEST(Summarize, MinMedianMax) {
   EXPECT_EQ(summarize({}).median, 0);
 }
 
+TEST(Summary, SpreadIsRangeOverMedian) {
+  EXPECT_DOUBLE_EQ((Summary{1, 2, 4}.spread()), 1.5);
+  EXPECT_DOUBLE_EQ((Summary{}.spread()), 0.0);  // no runs: no spread, not a division by zero
+}
+
+// The tests are built Release (the default preset), and say so; any other build type warns in
+// the text report and is named in the JSON.
+TEST(Report, NonReleaseBuildWarns) {
+  Report r = sample_report();
+  EXPECT_EQ(r.build_type, build_type());
+  r.build_type = "Release";
+  std::ostringstream release;
+  print_text(release, r);
+  EXPECT_EQ(release.str().find("WARNING"), std::string::npos) << release.str();
+  r.build_type = "Debug";
+  std::ostringstream debug, json;
+  print_text(debug, r);
+  print_json(json, r);
+  EXPECT_NE(debug.str().find("WARNING: this is a Debug build: its timings are not comparable"),
+            std::string::npos)
+      << debug.str();
+  EXPECT_NE(json.str().find("\"build_type\": \"Debug\""), std::string::npos) << json.str();
+}
+
 }  // namespace
 }  // namespace tutorial
