@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,7 +75,8 @@ class DeviceBuffer {
 
   /// Copies @p host (of size() elements at most) to the start of the buffer.
   void copy_from(const std::vector<T>& host) {
-    if (static_cast<int64_t>(host.size()) > count_) throw CudaError("copy_from: host too large");
+    if (static_cast<int64_t>(host.size()) > count_)
+      throw std::logic_error("copy_from: host too large");
     CUDA_CHECK(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   }
   /// Copies the whole buffer back to the host.
@@ -86,7 +88,8 @@ class DeviceBuffer {
   /// Copies the whole buffer into @p host, which holds size() elements: a vector reused for
   /// every copy (page-locked by a HostPin, say) is neither reallocated nor zeroed again.
   void copy_to(std::vector<T>& host) const {
-    if (static_cast<int64_t>(host.size()) != count_) throw CudaError("copy_to: sizes differ");
+    if (static_cast<int64_t>(host.size()) != count_)
+      throw std::logic_error("copy_to: sizes differ");
     CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
   }
   /// Fills every byte with 0xFF (-1 for integers, NaN for floats), so that an element the
