@@ -5,6 +5,32 @@ set(TUTORIAL_BIN_DIR ${PROJECT_BINARY_DIR}/bin)
 add_custom_target(chapters)
 add_custom_target(exercise_checkers)
 
+# profile_chapters runs Nsight Compute on every chapter with a profile.txt (tools/profile.py,
+# docs/profiling.md); profile_NN on chapter NN alone. Tables and JSON go to build/profile.
+if(Python3_Interpreter_FOUND)
+  set(TUTORIAL_PROFILE_COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/profile.py
+      --bin ${TUTORIAL_BIN_DIR} --out ${PROJECT_BINARY_DIR}/profile)
+  add_custom_target(profile_chapters
+    COMMAND ${TUTORIAL_PROFILE_COMMAND}
+    USES_TERMINAL
+    VERBATIM
+    COMMENT "Profiling every chapter with Nsight Compute")
+endif()
+
+# profile_NN: chapter NN under Nsight Compute, when it has a profile.txt.
+function(tutorial_add_profile number target)
+  if(NOT TARGET profile_chapters OR NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/profile.txt)
+    return()
+  endif()
+  add_custom_target(profile_${number}
+    COMMAND ${TUTORIAL_PROFILE_COMMAND} --only ${number}
+    DEPENDS ${target}
+    USES_TERMINAL
+    VERBATIM
+    COMMENT "Profiling chapter ${number} with Nsight Compute")
+  add_dependencies(profile_chapters ${target})
+endfunction()
+
 # suite_NN builds chapter NN with its exercise and solution (tools/gpu_suite.sh --only NN).
 function(tutorial_add_to_suite number target)
   if(NOT TARGET suite_${number})
@@ -32,6 +58,7 @@ function(tutorial_add_chapter name)
   add_dependencies(chapters ${target})
   tutorial_add_to_suite(${number} ${target})
   set_property(GLOBAL APPEND PROPERTY TUTORIAL_CHAPTER_TARGETS ${target})
+  tutorial_add_profile(${number} ${target})
 
   if(NOT ARG_TEST_ARGS)
     set(ARG_TEST_ARGS --n 100003)

@@ -22,6 +22,7 @@ STRINGS = {
     "problem": "n = 4, ctrl \x01\x1f, \b\f\r, C:\\dir\\",
     "rate_unit": "GB/s",
     "headline": HEADLINE,
+    "op_name": 'add "int"',
 }
 CHECKS = [
     dict(what='sum "exact"', got="10", want="10", rule="exact", ok=True, informative=False),
@@ -31,15 +32,20 @@ CHECKS = [
 # Rows: ms as (min, median, max); None where the JSON must hold null (NaN, inf, unknown).
 ROWS = [
     dict(name=HEADLINE, vendor=False, ms=(1, 2, 4), spread=1.5, rate=25, percent_of_peak=25,
-         block_cycles=(10, 20, 30), grid_span_us=4.5, vs_vendor=0.5),
+         block_cycles=(10, 20, 30), cycles_per_element=2.5, grid_span_us=4.5,
+         vs_vendor=0.5),
     dict(name="nan rate", vendor=False, ms=(1, 1, 1), spread=0, rate=None,
-         percent_of_peak=None, block_cycles=None, grid_span_us=None, vs_vendor=4),
+         percent_of_peak=None, block_cycles=None, cycles_per_element=None,
+         grid_span_us=None, vs_vendor=4),
     dict(name="inf rate", vendor=False, ms=(1, 2, None), spread=None, rate=None,
-         percent_of_peak=None, block_cycles=None, grid_span_us=None, vs_vendor=0.5),
+         percent_of_peak=None, block_cycles=None, cycles_per_element=None,
+         grid_span_us=None, vs_vendor=0.5),
     dict(name='CUB "DeviceReduce"', vendor=True, ms=(0.5, 1, 1.5), spread=1, rate=50,
-         percent_of_peak=50, block_cycles=None, grid_span_us=None, vs_vendor=1),
+         percent_of_peak=50, block_cycles=None, cycles_per_element=None,
+         grid_span_us=None, vs_vendor=1),
     dict(name="lib2 \u00b5", vendor=True, ms=(4, 4, 4), spread=0, rate=12.5,
-         percent_of_peak=12.5, block_cycles=None, grid_span_us=None, vs_vendor=0.25),
+         percent_of_peak=12.5, block_cycles=None, cycles_per_element=None,
+         grid_span_us=None, vs_vendor=0.25),
 ]
 NOTES = ['a "note" with \\ and\nnewline', "", "\U0001f680 rocket"]
 
@@ -86,6 +92,7 @@ def check_report(text):
     for key, want in STRINGS.items():
         assert report[key] == want, f"{key}: want {want!r}, got {report[key]!r}"
     check_number("peak_rate", report["peak_rate"], 100)
+    check_number("ops_per_byte", report["ops_per_byte"], 0.25)
     assert type(report["reps"]) is int and report["reps"] == 7, report["reps"]
     assert type(report["build_type"]) is str and report["build_type"], report["build_type"]
     # The exact check passed and the failing one is informative: verified.
@@ -106,13 +113,14 @@ def check_report(text):
         assert got["vendor"] is want["vendor"], f"{where}: vendor {got['vendor']!r}"
         check_summary(f"{where}.ms", got["ms"], want["ms"])
         check_summary(f"{where}.block_cycles", got["block_cycles"], want["block_cycles"])
-        for key in ("spread", "rate", "percent_of_peak", "grid_span_us", "vs_vendor"):
+        for key in ("spread", "rate", "percent_of_peak", "cycles_per_element", "grid_span_us",
+                    "vs_vendor"):
             check_number(f"{where}.{key}", got[key], want[key])
     assert any(row["name"] == report["headline"] for row in report["rows"]), "no headline row"
 
     assert report["notes"] == NOTES, f"notes: {report['notes']!r}"
-    expected_keys = set(STRINGS) | {"peak_rate", "reps", "build_type", "verified", "checks",
-                                    "rows", "notes"}
+    expected_keys = set(STRINGS) | {"peak_rate", "ops_per_byte", "reps", "build_type",
+                                    "verified", "checks", "rows", "notes"}
     assert set(report) == expected_keys, f"keys: {sorted(set(report) ^ expected_keys)}"
 
 

@@ -20,6 +20,8 @@ int main() {
   r.problem = "n = 4, ctrl \x01\x1F, \b\f\r, C:\\dir\\";
   r.rate_unit = "GB/s";
   r.peak_rate = 100;
+  r.ops_per_byte = 0.25;
+  r.op_name = "add \"int\"";
 
   r.checks.push_back(tutorial::check_exact("sum \"exact\"", 10, 10));
   tutorial::Check vendor_float =
@@ -29,6 +31,7 @@ int main() {
 
   const double inf = std::numeric_limits<double>::infinity();
   Row mine{"mine \"v1\" \\ best", Summary{1, 2, 4}, 50e6, Summary{10, 20, 30}, 4.5};
+  mine.elements_per_block = 8;  // 20 cycles per 8 elements
   Row nan_rate{"nan rate", Summary{1, 1, 1}, std::nan(""), std::nullopt};
   nan_rate.baseline = "lib2 \xC2\xB5";
   Row inf_rate{"inf rate", Summary{1, 2, inf}, inf, std::nullopt};

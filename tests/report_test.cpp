@@ -18,6 +18,7 @@ Report sample_report() {
   r.headline = "mine";
   r.checks.push_back(check_exact("sum", 10, 10));
   Row mine{"mine", {1, 2, 3}, 50e6, Summary{10, 20, 30}, 4.5, false};
+  mine.elements_per_block = 8;
   Row vendor{"lib", {0.5, 1, 1.5}, 50e6, std::nullopt, 0, true};
   r.rows = {mine, vendor};
   r.notes.push_back("a note");
@@ -49,13 +50,22 @@ TEST(Report, RatesAndVendorRatio) {
   EXPECT_FALSE(vs_vendor(no_vendor, no_vendor.rows[0]).has_value());
 }
 
+TEST(Report, CyclesPerElementMakeBlocksOfDifferentSizesCompare) {
+  Row row{"r", {1, 1, 1}, 1, Summary{100, 400, 900}};
+  EXPECT_FALSE(cycles_per_element(row).has_value());  // how many elements a block had: unknown
+  row.elements_per_block = 256;
+  EXPECT_DOUBLE_EQ(*cycles_per_element(row), 400.0 / 256);  // the median block's cycles
+  row.block_cycles.reset();
+  EXPECT_FALSE(cycles_per_element(row).has_value());  // no cycles recorded (a vendor row)
+}
+
 TEST(Report, TextHasEveryPart) {
   std::ostringstream out;
   print_text(out, sample_report());
   const std::string text = out.str();
-  for (const char* part :
-       {"99_sample", "device : dev", "input  : n = 4", "check  : sum", "OK", "mine", "lib", "25.0",
-        "25.0", "10 / 20 / 30", "50.0%", "note   : a note", "verdict: VERIFIED"}) {
+  for (const char* part : {"99_sample", "device : dev", "input  : n = 4", "check  : sum", "OK",
+                           "mine", "lib", "25.0", "25.0", "10 / 20 / 30", "cyc/elem", "2.50",
+                           "50.0%", "note   : a note", "verdict: VERIFIED"}) {
     EXPECT_NE(text.find(part), std::string::npos) << part << "\n" << text;
   }
   Report wrong = sample_report();

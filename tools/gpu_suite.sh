@@ -8,25 +8,41 @@
 #   4. runs compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU
 #      program at a small size (the first line of its suite_args.txt);
 #   5. times the read kernel after each kind of L2 flush (tools/flush_study.cu), runs the
-#      side-by-side comparison again at n = 2^28, then prints the summary last.
+#      side-by-side comparison again at n = 2^28;
+#   6. profiles every chapter with Nsight Compute (tools/profile.py), runs chapter 04's unsafe
+#      warp demonstration, and redraws the side-by-side chart and roofline with the profile;
+#   then prints the summary last.
 # With --only, step 1 builds just those chapters (preset gpu-suite) and runs their tests.
+# With --steps, only the named steps run after the build (the whole suite does not fit in one
+# 10-minute call of the device tool on a cold machine; two calls with halves of it do):
+#   readme (the README's commands; without it, a plain build), sizes, checkers, sanitizers,
+#   flush, compare28, profile.
 # Logs go to build-suite/out; where $OUT is set (the device tool), they are also packed into
 # $OUT/suite_logs.tar.gz with the comparison's JSON and chart. Exit 0 only when all passed.
 #
-#   tools/gpu_suite.sh [--only "02 03"]   # limit steps 2-4 to these chapters' programs
+#   tools/gpu_suite.sh [--only "02 03"] [--steps "readme sizes"]
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
 source tools/suite_lib.sh
 out=$root/build-suite/out
 only=""
-if [ "${1:-}" = "--only" ]; then only=$2; fi
+steps="readme sizes checkers sanitizers flush compare28 profile"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --only) only=$2; shift 2 ;;
+    --steps) steps=$2; shift 2 ;;
+    *) echo "usage: tools/gpu_suite.sh [--only \"02 03\"] [--steps \"$steps\"]" >&2; exit 2 ;;
+  esac
+done
+want() { [[ " $steps " == *" $1 "* ]]; }
 rm -rf "$out"; mkdir -p "$out"
 : >"$out/summary.txt"
 # Pack the logs for the device tool even if the run is cut short.
 pack() {
   [ -n "${OUT:-}" ] || return 0
-  cp "$out"/comparison.json "$out"/comparison.png "$out"/flush_study.md "$OUT"/ 2>/dev/null
+  cp "$out"/comparison.json "$out"/comparison.png "$out"/roofline.png "$out"/flush_study.md \
+    "$out"/profile/profile.json "$OUT"/ 2>/dev/null
   tar czf "$OUT/suite_logs.tar.gz" -C "$out" .
 }
 trap pack EXIT
@@ -60,7 +76,12 @@ read_args() {  # the argument lines of chapter $1
 step build
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
 failed=0
-if [ -z "$only" ]; then
+if [ -z "$only" ] && ! want readme; then
+  build=$root/build
+  if ! (cmake --preset default && cmake --build --preset default) >"$out/build.log" 2>&1; then
+    tail -40 "$out/build.log"; echo "BUILD FAILED"; exit 1
+  fi
+elif [ -z "$only" ]; then
   # The README's two commands, verbatim, as a learner with this GPU would type them.
   build=$root/build
   if (cmake --preset default && cmake --build --preset default && ctest --preset default) \
@@ -77,7 +98,7 @@ if [ -z "$only" ]; then
   else
     failed=1; record "$(printf '%-26s FAILED (see compare.log)' "README run command")"
   fi
-  cp "$build"/comparison/comparison.* "$out"/ 2>/dev/null
+  cp "$build"/comparison/comparison.* "$build"/comparison/roofline.png "$out"/ 2>/dev/null
 else
   build=$root/build-suite
   targets=()
@@ -98,8 +119,8 @@ else
 fi
 bin=$build/bin
 
-step "chapters at many sizes"
-for exe in "$bin"/ch[0-9][0-9]_*; do
+want sizes && step "chapters at many sizes"
+want sizes && for exe in "$bin"/ch[0-9][0-9]_*; do
   name=$(basename "$exe"); selected "$name" || continue
   total=0; passed=0
   while IFS= read -r args; do
@@ -114,8 +135,8 @@ for exe in "$bin"/ch[0-9][0-9]_*; do
   printf -v line '%-26s sizes %3d/%-3d' "$name" "$passed" "$total"; record "$line"
 done
 
-step "exercises and solutions"
-for exe in "$bin"/sol[0-9][0-9]_check "$bin"/ex[0-9][0-9]_check; do
+want checkers && step "exercises and solutions"
+want checkers && for exe in "$bin"/sol[0-9][0-9]_check "$bin"/ex[0-9][0-9]_check; do
   [ -e "$exe" ] || continue
   name=$(basename "$exe"); selected "$name" || continue
   "$exe" >"$out/$name.log" 2>&1; rc=$?
@@ -129,6 +150,7 @@ for exe in "$bin"/sol[0-9][0-9]_check "$bin"/ex[0-9][0-9]_check; do
   printf -v line '%-26s %s' "$name" "$verdict"; record "$line"
 done
 
+if want sanitizers; then
 step compute-sanitizer
 # One background job per program and tool (they are independent and mostly CPU-bound), at most
 # $jobs at a time; each leaves its exit code in a file. --error-exitcode turns any reported
@@ -161,8 +183,9 @@ for name in "${sanitized[@]}"; do
   echo "$name:$report"
   printf -v line '%-26s sanitizers %d/4 clean:%s' "$name" "$clean" "$report"; record "$line"
 done
+fi
 
-if [ -x "$bin/flush_study" ]; then
+if want flush && [ -x "$bin/flush_study" ]; then
   step "flush study (docs/measuring.md)"
   if "$bin/flush_study" >"$out/flush_study.md" 2>&1; then
     record "$(printf '%-26s %s' flush_study "table in flush_study.md")"
@@ -171,19 +194,41 @@ if [ -x "$bin/flush_study" ]; then
   fi
 fi
 
-step "side by side at 2^28"
 only_args=()
 [ -n "$only" ] && only_args=(--only $only)
-python3 tools/compare.py --bin "$bin" --out "$out/n2p28" --n 2^28 --reps 10 "${only_args[@]}" \
-  >"$out/compare_2p28.log" 2>&1 || failed=1
+if want compare28; then
+  step "side by side at 2^28"
+  python3 tools/compare.py --bin "$bin" --out "$out/n2p28" --n 2^28 --reps 10 "${only_args[@]}" \
+    >"$out/compare_2p28.log" 2>&1 || failed=1
+fi
+
+if want profile; then
+  step "profile (Nsight Compute) and chapter 04's unsafe-warp demonstration"
+  if python3 tools/profile.py --bin "$bin" --out "$out/profile" "${only_args[@]}" \
+      >"$out/profile.log" 2>&1; then
+    record "$(printf '%-26s %s' profile "$(grep -c '^== ' "$out/profile.log") runs profiled (profile.log)")"
+  else
+    failed=1; tail -20 "$out/profile.log"
+    record "$(printf '%-26s FAILED (see profile.log)' profile)"
+  fi
+  if selected ch04_divergence_free; then
+    TUTORIAL_UNSAFE_WARP_DEMO=1 "$bin"/ch04_divergence_free >"$out/ch04_unsafe_demo.log" 2>&1
+    record "$(printf '%-26s %s' ch04_unsafe_demo "exit $? (ch04_unsafe_demo.log)")"
+  fi
+  # The chart and roofline again, now with the bytes the profile saw moved.
+  python3 tools/compare.py --bin "$bin" --out "$out" --profile "$out/profile/profile.json" \
+    "${only_args[@]}" >"$out/compare_profiled.log" 2>&1 || failed=1
+fi
 
 echo
 echo "== GPU suite summary: $(head -2 "$out/gpu.txt" | tail -1), $(date -u +%Y-%m-%d) =="
 cat "$out/summary.txt"
-echo "-- default sizes --"
-sed -n '/== side by side/,$p' "$out/compare.log"
+if [ -s "$out/compare.log" ]; then
+  echo "-- default sizes --"; sed -n '/== side by side/,$p' "$out/compare.log"
+fi
 if [ -s "$out/flush_study.md" ]; then echo "-- flush study --"; cat "$out/flush_study.md"; fi
-echo "-- n = 2^28 --"
-sed -n '/== side by side/,/^table/p' "$out/compare_2p28.log"
+if [ -s "$out/compare_2p28.log" ]; then
+  echo "-- n = 2^28 --"; sed -n '/== side by side/,/^table/p' "$out/compare_2p28.log"
+fi
 if [ $failed -eq 0 ]; then echo "GPU SUITE: PASS"; else echo "GPU SUITE: FAIL (see $out)"; fi
 exit $failed

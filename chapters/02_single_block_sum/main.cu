@@ -109,17 +109,30 @@ std::string measure_clock_skew(const DeviceFacts& device) {
          " us at the peak clock): cycles of different SMs cannot be subtracted";
 }
 
+/// Times what it cost to get the input onto the GPU: the same values copied again from
+/// (pageable) host memory with cudaMemcpy, timed like the kernels, next to @p kernel's time.
+std::string time_upload(Timer& timer, const Options& opt, DeviceBuffer<int32_t>& d_in,
+                        const Row& kernel) {
+  const std::vector<int32_t> h_in = reduction_input(opt.n, opt.seed);
+  const Summary ms = timer.time_ms(opt.reps, [&] { d_in.copy_from(h_in); });
+  const double gbs = double(d_in.bytes()) / (ms.median * 1e-3) / 1e9;
+  return "copying the input to the GPU (cudaMemcpy from pageable host memory) took " +
+         format_number(ms.median) + " ms (median of " + std::to_string(opt.reps) + ", " +
+         format_number(gbs) + " GB/s), " + format_number(ms.median / kernel.ms.median) +
+         " x this kernel's time: a GPU pays off when the data already lives there";
+}
+
 const ChapterInfo kChapter{"02_single_block_sum", "one block sums the whole array",
                            "reduce_single_block"};
 
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t n = opt.n;
-  Report report = start_report(kChapter, device, opt);
+  Report report = start_reduction_report(kChapter, device, opt);
   report.problem = describe_reduction_input(n, opt.seed);
 
   // Input on the device with its exact 64-bit reference; the result is poisoned before each check.
-  const DeviceReductionInput input = upload_reduction_input(n, opt.seed);
+  DeviceReductionInput input = upload_reduction_input(n, opt.seed);
   const DeviceBuffer<int32_t>& d_in = input.values;
   DeviceBuffer<long long> d_out(1);
   const auto launch = [&](BlockCycleSlots slots) {
@@ -136,9 +149,11 @@ Report run_lesson(const Options& opt) {
   // Time both in the same run.
   Timer timer(device);
   const double bytes = double(n) * sizeof(int32_t);
-  report.rows.push_back(measure_kernel(timer, opt.reps, "reduce_single_block", bytes, 1, launch));
+  report.rows.push_back(
+      measure_kernel(timer, opt.reps, "reduce_single_block", bytes, 1, double(n), launch));
   report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_sum));
 
+  report.notes.push_back(time_upload(timer, opt, input.values, report.rows.front()));
   report.notes.push_back("one block runs on one SM of " + std::to_string(device.sm_count) +
                          ": the other SMs are idle, which is why the GB/s are far from peak");
   report.notes.push_back(measure_clock_skew(device));

@@ -127,7 +127,8 @@ std::string count_idle_work() {
     interleaved_warp_steps += 2 * offset <= kWarpThreads ? kWarps : active;
     compact_warp_steps += (active + kWarpThreads - 1) / kWarpThreads;
   }
-  return "per block of " + std::to_string(kBlockThreads) + " threads: " + std::to_string(steps) +
+  return "counted on the CPU (the profile measures it): per block of " +
+         std::to_string(kBlockThreads) + " threads: " + std::to_string(steps) +
          " tree steps = " + std::to_string(steps * kBlockThreads) + " thread-steps, of which " +
          std::to_string(adds) + " add (" + std::to_string(100 * adds / (steps * kBlockThreads)) +
          "%); warp-steps with work: " + std::to_string(interleaved_warp_steps) +
@@ -155,7 +156,7 @@ const ChapterInfo kChapter{"03_tree_bitmask",
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t n = opt.n;
-  Report report = start_report(kChapter, device, opt);
+  Report report = start_reduction_report(kChapter, device, opt);
   report.problem = describe_reduction_input(n, opt.seed) + ", " + std::to_string(kBlockThreads) +
                    " threads per block, one element each";
 
@@ -193,7 +194,7 @@ Report run_lesson(const Options& opt) {
   const double bytes = double(n) * sizeof(int32_t);
   for (Variant& v : variants) {
     report.rows.push_back(
-        measure_kernel(timer, opt.reps, v.name, bytes, v.passes.first_blocks(),
+        measure_kernel(timer, opt.reps, v.name, bytes, v.passes.first_blocks(), double(n),
                        [&](BlockCycleSlots slots) { v.passes(d_in.data(), d_out.data(), slots); }));
   }
   report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_sum));

@@ -5,7 +5,8 @@
  *
  * Shows, each step a kernel timed in the same run:
  *   1. sequential addressing (tid < stride): the active threads are contiguous, so warps are
- *      either fully on or fully off, and neighbouring lanes use neighbouring banks;
+ *      either fully on or fully off, and a warp reads one contiguous run of shared memory;
+ *      first with chapter 03's run-time loop bound (1a), then with a compile-time one (1b);
  *   2. the first add during the load: each thread starts from 2, then 8, elements, so fewer
  *      blocks do the tree;
  *   3. the last warp: the legacy volatile unrolling, made correct with __syncwarp();
@@ -65,7 +66,8 @@ __device__ long long load_and_add(const T* in, int64_t n) {
 /// Sequential addressing: in the step with distance `stride`, threads 0 .. stride-1 add the
 /// element `stride` places to their right. The active threads are the first `stride`, so a
 /// warp is either fully active or fully idle (no divergence inside active warps), and lane i
-/// reads word i of a contiguous run (each bank serves one lane: no bank conflicts).
+/// reads value i of a contiguous run: 32 lanes x 8 bytes take two shared-memory wavefronts
+/// (each bank serves 4 bytes a turn), the fewest 8-byte values allow: no bank conflicts.
 /// Stops when `down_to` values are left in partial[0, down_to).
 /// @pre called by every thread of the block, after partial[] was written and a barrier.
 __device__ void tree_sequential(long long* partial, int down_to) {
@@ -86,9 +88,32 @@ __device__ void load_then_tree(const T* in, int64_t n, long long* partial, int d
   tree_sequential(partial, down_to);
 }
 
+//! [reduce_sequential_runtime_bound]
+/// Step 1a. Chapter 03's kernel with one thing changed, the addressing: threads 0 .. stride-1
+/// add (tree_sequential's pattern). The loop is still bounded by blockDim.x, known only at run
+/// time, exactly as in chapter 03, so the compiler keeps it a loop.
+/// @pre launched with kBlockThreads threads; out has one slot per block.
+template <typename T>
+__global__ void reduce_sequential_runtime_bound(const T* __restrict__ in, int64_t n,
+                                                long long* __restrict__ out,
+                                                BlockCycleSlots slots) {
+  const BlockClock started = block_clock_start();
+  __shared__ long long partial[kBlockThreads];
+  partial[threadIdx.x] = load_and_add<1>(in, n);
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+  block_clock_stop(slots, started);
+}
+//! [reduce_sequential_runtime_bound]
+
 //! [reduce_sequential_addressing]
-/// Steps 1 and 2. With kLoads = 1 this is chapter 03's kernel with sequential addressing;
-/// with kLoads = 2 or 8 each thread starts from that many elements (load_and_add).
+/// Steps 1b and 2. tree_sequential's loop is bounded by kBlockThreads, a compile-time
+/// constant, so the compiler unrolls it: with kLoads = 1 this is step 1a with only the bound
+/// changed. Step 2 (kLoads = 2 or 8): each thread starts from that many elements.
 /// @pre launched with kBlockThreads threads; out has one slot per block.
 template <int kLoads, typename T>
 __global__ void reduce_sequential_addressing(const T* __restrict__ in, int64_t n,
@@ -234,7 +259,7 @@ const ChapterInfo kChapter{"04_divergence_free",
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t n = opt.n;
-  Report report = start_report(kChapter, device, opt);
+  Report report = start_reduction_report(kChapter, device, opt);
   report.problem = describe_reduction_input(n, opt.seed) + ", " + std::to_string(kBlockThreads) +
                    " threads per block";
   // Input on the device with its exact 64-bit reference; the result is poisoned before each check.
@@ -243,6 +268,9 @@ Report run_lesson(const Options& opt) {
   DeviceBuffer<long long> d_out(1);
   std::vector<Step> steps;
   constexpr int kLoads = kLoadsPerThread;
+  steps.push_back(make_step("reduce_sequential_runtime_bound, 1 load", 1,
+                            reduce_sequential_runtime_bound<int32_t>,
+                            reduce_sequential_runtime_bound<long long>, n));
   steps.push_back(make_step("reduce_sequential_addressing, 1 load", 1,
                             reduce_sequential_addressing<1, int32_t>,
                             reduce_sequential_addressing<1, long long>, n));
@@ -277,7 +305,7 @@ Report run_lesson(const Options& opt) {
   const double bytes = double(n) * sizeof(int32_t);
   for (Step& s : steps) {
     report.rows.push_back(
-        measure_kernel(timer, opt.reps, s.name, bytes, s.passes.first_blocks(),
+        measure_kernel(timer, opt.reps, s.name, bytes, s.passes.first_blocks(), double(n),
                        [&](BlockCycleSlots slots) { s.passes(d_in.data(), d_out.data(), slots); }));
   }
   report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_sum));
@@ -287,6 +315,14 @@ Report run_lesson(const Options& opt) {
       "(block sums are still combined by relaunching, as in chapter 03)");
   if (std::getenv("TUTORIAL_UNSAFE_WARP_DEMO") != nullptr) {
     report.notes.push_back(run_unsafe_demo(d_in.data(), n, input.sum, 1000));
+    // Timed too, so that what the safe forms cost is measured. Its sum is not checked (the
+    // race may or may not show), so the row says UNSAFE.
+    Step legacy = make_step("reduce_last_warp_volatile" + kLoadsName + " (UNSAFE)", kLoads,
+                            reduce_last_warp_volatile<kLoads, int32_t>,
+                            reduce_last_warp_volatile<kLoads, long long>, n);
+    report.rows.push_back(measure_kernel(
+        timer, opt.reps, legacy.name, bytes, legacy.passes.first_blocks(), double(n),
+        [&](BlockCycleSlots slots) { legacy.passes(d_in.data(), d_out.data(), slots); }));
   } else {
     report.notes.push_back(
         "the legacy volatile unrolling without __syncwarp() is a data race "

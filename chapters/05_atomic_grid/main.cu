@@ -302,7 +302,7 @@ const ChapterInfo kChapter{"05_atomic_grid",
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   const int64_t n = opt.n;
-  Report report = start_report(kChapter, device, opt);
+  Report report = start_reduction_report(kChapter, device, opt);
   // Positive floats: then sum |x| = |sum x|, and the rounding bound is a relative test that a
   // lost block or an empty result fails (with signs mixed, the bound would outgrow the sum).
   report.problem = describe_reduction_input(n, opt.seed) + ", and n float in [0.5, 1.5)";
@@ -381,7 +381,8 @@ Report run_lesson(const Options& opt) {
   Timer timer(device);
   const double bytes = double(n) * 4;
   const auto time_variant = [&](const Variant& v, int grid) {
-    report.rows.push_back(measure_kernel(timer, opt.reps, v.name, bytes, grid, v.launch));
+    report.rows.push_back(
+        measure_kernel(timer, opt.reps, v.name, bytes, grid, double(n), v.launch));
   };
   for (const Variant& v : int_variants) time_variant(v, ints.grid());
   time_variant(cpu_finish, ints.grid());

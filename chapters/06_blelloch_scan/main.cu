@@ -252,7 +252,7 @@ TypeResult run_type(const Options& opt, Timer& timer, Report& report) {
       steps.run(step, d_in.data(), d_out.data(), true, slots);
     };
     result.rows.push_back(measure_kernel(timer, opt.reps, step_name(step), bytes,
-                                         tile_count(n, step_tile(step)), launch));
+                                         tile_count(n, step_tile(step)), double(n), launch));
   }
   result.rows.push_back(
       measure_vendor(timer, opt.reps, "cub::DeviceScan::InclusiveSum", bytes, cub_inclusive));
@@ -291,6 +291,9 @@ Report run_lesson(const Options& opt) {
                    ": int32 in [-2^20, 2^20] -> int64, "
                    "and float in [0.5, 1.5) -> float (the rows named float:), seed " +
                    std::to_string(opt.seed);
+  // The roofline's intensity: one add per element, which must be read (4 B) and written (8 B).
+  report.ops_per_byte = 1.0 / (sizeof(int32_t) + sizeof(int64_t));
+  report.op_name = "add";
 
   Timer timer(device);
   TypeResult integers = run_type<IntegerScan>(opt, timer, report);

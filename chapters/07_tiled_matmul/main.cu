@@ -384,6 +384,10 @@ Report run_lesson(const Options& opt) {
       "), float, row-major, entries uniform in [-1, 1), seed " + std::to_string(opt.seed);
   report.rate_unit = "GFLOP/s";
   report.peak_rate = fp32_peak_gflops(device);
+  // The roofline's intensity: 2MNK FLOPs over A and B read once and C written once.
+  report.ops_per_byte = 2.0 * double(m) * double(n) * double(k) /
+                        (sizeof(float) * (double(m) * k + double(k) * n + double(m) * n));
+  report.op_name = "FLOP";
 
   // Device buffers first: a size that cannot fit fails here (exit 3), before any input is made.
   DeviceBuffer<float> d_a(matrix_elements("A", m, k)), d_b(matrix_elements("B", k, n));
@@ -437,7 +441,8 @@ Report run_lesson(const Options& opt) {
                                                   slots);
     };
     d_c.poison();
-    report.rows.push_back(measure_kernel(timer, opt.reps, v.name, flops, v.blocks, launch));
+    report.rows.push_back(
+        measure_kernel(timer, opt.reps, v.name, flops, v.blocks, double(mn), launch));
     const std::vector<float> c = d_c.to_host();
     report.checks.push_back(check_elements("C (" + v.name + ") vs cublasSgemm", c, vendor_c,
                                            tolerance, "|error| <= 2 gamma(K) sum|a||b|"));

@@ -30,6 +30,16 @@ inline Report start_report(const ChapterInfo& chapter, const DeviceFacts& device
   return report;
 }
 
+/// start_report() for a sum of int32: one add per 4-byte element read, the arithmetic
+/// intensity the roofline places the reduction chapters at (docs/roofline.md).
+inline Report start_reduction_report(const ChapterInfo& chapter, const DeviceFacts& device,
+                                     const Options& options) {
+  Report report = start_report(chapter, device, options);
+  report.ops_per_byte = 1.0 / sizeof(int32_t);
+  report.op_name = "add";
+  return report;
+}
+
 /// The reductions' input range: large enough that 2^12 values already overflow int32, small
 /// enough that 2^42 of them still fit in a 64-bit sum.
 constexpr int32_t kReductionInputBound = 1 << 20;

@@ -151,14 +151,16 @@ class Timer {
  * @brief Times a chapter kernel, then runs it once more recording per-block cycles.
  * @param launch   enqueues the kernel given a BlockCycleSlots (empty while timing).
  * @param blocks   how many blocks the launch has (the recorder keeps one slot each).
+ * @param elements how many elements those blocks cover together (for cycles per element).
  * @param work     bytes moved (or operations) per run, for the rate column.
  */
 template <typename Launch>
 Row measure_kernel(Timer& timer, int reps, std::string name, double work, int64_t blocks,
-                   Launch&& launch) {
+                   double elements, Launch&& launch) {
   Row row;
   row.name = std::move(name);
   row.work = work;
+  row.elements_per_block = elements / double(blocks);
   row.ms = timer.time_ms(reps, [&] { launch(BlockCycleSlots{}); });
   BlockCycleRecorder recorder(blocks);
   timer.flush_l2();  // cycles from a cold L2, like the timed runs

@@ -49,6 +49,9 @@ struct Row {
   double grid_span_us = 0;              ///< first block start to last block end; 0 = unknown
   bool vendor = false;                  ///< CUB / cuBLAS: the yardstick of the other rows
   std::string baseline;  ///< the vendor row this row is compared with; empty: the first one
+  /// Elements one block of the cycle-recorded launch covers on average (input elements of a
+  /// sum or scan, elements of C in a matrix product); 0 = unknown.
+  double elements_per_block = 0;
 };
 
 /// Everything a chapter reports.
@@ -66,6 +69,10 @@ struct Report {
   std::vector<std::string> notes;  ///< what this run shows beyond the table
   std::string build_type = tutorial::build_type();  ///< timings of a non-Release build mislead
   bool clean_l2 = false;  ///< each timed run started from a flushed L2 (measure.cuh's Timer)
+  /// Arithmetic intensity of the algorithm: operations (op_name) per byte it must move through
+  /// device memory, for the roofline (docs/roofline.md); 0 = unknown.
+  double ops_per_byte = 0;
+  std::string op_name;  ///< what one operation is, e.g. "int64 add" or "FLOP"
 
   /// True when at least one check decides the verdict and every such check passed
   /// (informative checks are shown but decide nothing).
@@ -109,6 +116,14 @@ inline std::string build_warning(const Report& r) {
 /// Work per second of @p row in the report's unit (work / median time / 1e9).
 inline double rate_of(const Row& row) {
   return row.ms.median > 0 ? row.work / (row.ms.median * 1e-3) / 1e9 : 0;
+}
+
+/// Median cycles a block spent per element it covers: the cycles of blocks of different sizes
+/// made comparable. A block's cycles run from its start to its end on its SM, which it shares
+/// with the other blocks resident there; empty when not recorded.
+inline std::optional<double> cycles_per_element(const Row& row) {
+  if (!row.block_cycles || row.elements_per_block <= 0) return std::nullopt;
+  return row.block_cycles->median / row.elements_per_block;
 }
 
 /// Throughput of @p row relative to its vendor row (1.0 = as fast): the one @p row names as
@@ -185,10 +200,11 @@ inline void print_text(std::ostream& out, const Report& r) {
         << (r.clean_l2 ? ", each from a clean L2" : "") << "; spread = (max - min) / median\n";
     out << "  " << pad("kernel", name_width) << "  median ms    min ms    max ms  spread"
         << pad_left(r.rate_unit, 10) << "  % peak   cycles/block min / median / max"
-        << "   span us  vs vendor\n";
+        << "  cyc/elem   span us  vs vendor\n";
     for (const Row& row : r.rows) {
       const double rate = rate_of(row);
       const std::optional<double> ratio = vs_vendor(r, row);
+      const std::optional<double> per_element = cycles_per_element(row);
       std::string cycles = "-";
       if (row.block_cycles) {
         cycles = fixed(row.block_cycles->min, 0) + " / " + fixed(row.block_cycles->median, 0) +
@@ -198,7 +214,8 @@ inline void print_text(std::ostream& out, const Report& r) {
           << pad_left(fixed(row.ms.min, 4), 10) << pad_left(fixed(row.ms.max, 4), 10)
           << pad_left(fixed(100 * row.ms.spread(), 1) + "%", 8) << pad_left(fixed(rate, 1), 10)
           << pad_left(r.peak_rate > 0 ? fixed(100 * rate / r.peak_rate, 1) : "-", 8) << "   "
-          << pad(cycles, 33) << pad_left(row.grid_span_us > 0 ? fixed(row.grid_span_us, 1) : "-", 8)
+          << pad(cycles, 33) << pad_left(per_element ? fixed(*per_element, 2) : "-", 9)
+          << pad_left(row.grid_span_us > 0 ? fixed(row.grid_span_us, 1) : "-", 8)
           << pad_left(ratio ? fixed(100 * *ratio, 1) + "%" : "-", 11) << "\n";
     }
   }
@@ -216,6 +233,8 @@ inline void print_json(std::ostream& out, const Report& r) {
       << ", \"peak_rate\": " << (r.peak_rate > 0 ? json_number(r.peak_rate) : "null")
       << ", \"reps\": " << r.reps << ", \"build_type\": " << json_string(r.build_type)
       << ", \"headline\": " << json_string(r.headline)
+      << ", \"ops_per_byte\": " << (r.ops_per_byte > 0 ? json_number(r.ops_per_byte) : "null")
+      << ", \"op_name\": " << json_string(r.op_name)
       << ", \"verified\": " << (r.verified() ? "true" : "false") << ", \"checks\": [";
   for (size_t i = 0; i < r.checks.size(); ++i) {
     const Check& c = r.checks[i];
@@ -237,6 +256,8 @@ inline void print_json(std::ostream& out, const Report& r) {
         << (r.peak_rate > 0 ? json_number(100 * rate / r.peak_rate) : "null")
         << ", \"block_cycles\": "
         << (row.block_cycles ? detail::json_summary(*row.block_cycles) : "null")
+        << ", \"cycles_per_element\": "
+        << (cycles_per_element(row) ? json_number(*cycles_per_element(row)) : "null")
         << ", \"grid_span_us\": " << (row.grid_span_us > 0 ? json_number(row.grid_span_us) : "null")
         << ", \"vs_vendor\": " << (ratio ? json_number(*ratio) : "null") << "}";
   }
