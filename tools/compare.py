@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
 """Runs every chapter in order, shows each chapter's report, then one side-by-side table.
 
-Each chapter runs once; its text report goes to the terminal and its JSON report (written
-through TUTORIAL_REPORT_JSON) feeds the table. The table and the raw reports are saved as
-comparison.json in --out, and, where matplotlib is installed, drawn as comparison.png.
+First it runs the roofs tool (bin/roofs --json: the device's DRAM, L2 and FP32 roofs), where
+built. Each chapter then runs once; its text report goes to the terminal and its JSON report
+(written through TUTORIAL_REPORT_JSON) feeds the table. The table, the roofs, the roofline's
+numbers and the raw reports are saved as comparison.json in --out and, where matplotlib is
+installed and some chapter measured a rate, drawn as comparison.png (each chapter's best kernel
+next to the vendor library) and roofline.png (every kernel against the roofs, docs/roofline.md).
 
     python3 tools/compare.py --bin build/bin --out build/comparison [--n 2^24] [--reps 20]
+                             [--profile build/profile/profile.json]
+
+--profile takes tools/profile.py's JSON: the roofline then also shows, for each profiled
+kernel, its intensity counted from the DRAM bytes it really moved (a hollow marker).
 
 Exit code: 0 when every chapter verified or was skipped for want of a GPU (77), 1 otherwise,
 also when a chapter's headline names none of its rows. The spread column is the headline row's
@@ -15,6 +22,7 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -46,12 +54,44 @@ def run_chapter(exe, extra_args):
     return result.returncode, report
 
 
+def run_roofs(bin_dir):
+    """The roofs tool's JSON object, or None (saying why in one line) when there is none."""
+    exe = pathlib.Path(bin_dir) / "roofs"
+    if not (exe.is_file() and os.access(exe, os.X_OK)):
+        print(f"no roofs: {exe} is not built")
+        return None
+    result = subprocess.run([str(exe), "--json"], capture_output=True, text=True)
+    if result.returncode != 0:
+        why = "no GPU" if result.returncode == SKIPPED else f"exit {result.returncode}"
+        print(f"no roofs: {exe.name} did not run ({why})")
+        return None
+    try:
+        roofs = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        roofs = None
+    if not isinstance(roofs, dict):
+        print(f"no roofs: {exe.name} printed no JSON object")
+        return None
+    print(f"roofs: DRAM {fmt(roofs.get('dram_peak_gbs'), '{:.0f}')} GB/s peak, "
+          f"{fmt(roofs.get('dram_measured_gbs'), '{:.0f}')} measured; "
+          f"L2 {fmt(roofs.get('l2_measured_gbs'), '{:.0f}')} GB/s measured; "
+          f"FP32 FMA peak {fmt(roofs.get('fp32_peak_gflops'), '{:.0f}')} GFLOP/s\n")
+    return roofs
+
+
 def headline_row(report):
     """The row the chapter names as its headline; None (an error) when it names no row."""
     for row in report["rows"]:
         if row["name"] == report.get("headline"):
             return row
     return None
+
+
+def vendor_row(report, row):
+    """The vendor row @p row is compared with: the one its baseline names, else the first."""
+    vendors = [r for r in report["rows"] if r.get("vendor")]
+    named = [r for r in vendors if r["name"] == row.get("baseline")]
+    return (named or vendors or [None])[0]
 
 
 def summarize(name, code, report, previous):
@@ -69,7 +109,11 @@ def summarize(name, code, report, previous):
                 spread=row.get("spread"), build_type=report.get("build_type"),
                 rate=row["rate"], percent_of_peak=row["percent_of_peak"],
                 vs_vendor=row["vs_vendor"],
-                cycles=(row["block_cycles"] or {}).get("median"))
+                cycles_per_element=row.get("cycles_per_element"))
+    vendor = vendor_row(report, row)
+    if vendor is not None:
+        line.update(vendor=vendor["name"], vendor_rate=vendor["rate"],
+                    vendor_percent_of_peak=vendor["percent_of_peak"])
     # Speedup over the previous chapter: the ratio of rates (for the same work, the ratio of
     # times), only where both chapters count the same unit.
     if previous and previous.get("unit") == line["unit"] and previous.get("rate"):
@@ -83,25 +127,227 @@ def fmt(value, pattern):
 
 def print_table(lines):
     print("\n== side by side: each chapter's best kernel ==")
-    header = (f"{'chapter':<22} {'kernel':<30} {'median ms':>10} {'spread':>7} {'cycles/blk':>11} "
+    header = (f"{'chapter':<22} {'kernel':<30} {'median ms':>10} {'spread':>7} {'cyc/elem':>10} "
               f"{'rate':>16} {'% peak':>7} {'% vendor':>9} {'vs prev':>8}  status")
     print(header)
     for l in lines:
         if "kernel" not in l:
-            print(f"{l['chapter']:<22} {'-':<30} {'-':>10} {'-':>7} {'-':>11} {'-':>16} {'-':>7} "
+            print(f"{l['chapter']:<22} {'-':<30} {'-':>10} {'-':>7} {'-':>10} {'-':>16} {'-':>7} "
                   f"{'-':>9} {'-':>8}  {l['status']}")
             continue
         rate = f"{l['rate']:.1f} {l['unit']}"
         print(f"{l['chapter']:<22} {l['kernel'][:30]:<30} {l['ms']:>10.4f} "
               f"{fmt(l['spread'] and 100 * l['spread'], '{:.1f}%'):>7} "
-              f"{fmt(l['cycles'], '{:.0f}'):>11} {rate:>16} "
+              f"{fmt(l['cycles_per_element'], '{:.2f}'):>10} {rate:>16} "
               f"{fmt(l['percent_of_peak'], '{:.1f}'):>7} "
               f"{fmt(l['vs_vendor'] and 100 * l['vs_vendor'], '{:.1f}%'):>9} "
               f"{fmt(l.get('speedup'), '{:.2f}x'):>8}  {l['status']}")
 
 
-def draw_chart(lines, path):
-    """GB/s and % of peak per chapter; silently nothing without matplotlib."""
+# The roofs of the roofline: what the roofs tool reports, how the chart names and draws each.
+BANDWIDTH_ROOFS = [("dram_peak_gbs", "DRAM peak", "-"),
+                   ("dram_measured_gbs", "DRAM measured", "--"),
+                   ("l2_measured_gbs", "L2 measured", "-.")]
+COMPUTE_ROOF = "fp32_peak_gflops"
+SIZE_OPTIONS = ("--n", "--m", "--k")
+
+
+def read_profile(path):
+    """tools/profile.py's JSON, or None (saying why in one line) when it cannot be read."""
+    if path is None:
+        return None
+    try:
+        return json.loads(pathlib.Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        print(f"profile {path} not read ({error}): no measured intensities on the roofline")
+        return None
+
+
+def size_options(args):
+    """The size options (--n, --m, --k) of an argument list or string, with their values."""
+    words = args.split() if isinstance(args, str) else list(args)
+    return {w: v for w, v in zip(words, words[1:]) if w in SIZE_OPTIONS}
+
+
+def bytes_moved_by_function(profile, chapter, sizes):
+    """DRAM bytes (read + written) per profiled kernel function of @p chapter (and per kernel
+    with its template arguments, for rows that name their kernel), where the profile
+    ran the chapter at the same sizes as this comparison (@p sizes); {} otherwise.
+
+    tools/profile.py keeps, per kernel, its launch over the whole input. A function profiled
+    as several kernels (a reduction's later passes, other element types) counts as the one
+    that moved the most bytes: the pass over the input.
+    """
+    entry = ((profile or {}).get("chapters") or {}).get(chapter) or {}
+    runs = entry.get("runs") or [{}]
+    if entry and size_options(runs[0].get("args", "")) != sizes:
+        print(f"{chapter}: the profile ran it with {runs[0].get('args')!r}, another size than "
+              "this comparison: no measured intensities for it")
+        return {}
+    moved = {}
+    for kernel in entry.get("kernels") or runs[0].get("kernels") or []:
+        metrics = kernel.get("metrics") or {}
+        read, written = metrics.get("dram__bytes_read.sum"), metrics.get("dram__bytes_write.sum")
+        function = kernel.get("function") or kernel.get("kernel", "").split("<", 1)[0]
+        if read is not None and written is not None and read + written > 0:
+            moved[function] = max(moved.get(function, 0), read + written)
+            moved[kernel.get("kernel")] = read + written  # a row may name its kernel exactly
+    return moved
+
+
+def function_of_row(name):
+    """The kernel function a row names: its name before the first ", " or " ("."""
+    return re.split(r", | \(", name, maxsplit=1)[0]
+
+
+def roofline_point(chapter, report, row):
+    """Where @p row lands on the roofline, or None when it has no rate or no intensity.
+
+    x: the algorithm's operations per byte it must move (docs/roofline.md); y: G operations/s,
+    the rate itself for GFLOP/s, bytes/s x operations per byte for GB/s.
+    """
+    intensity = row.get("ops_per_byte") or report.get("ops_per_byte")
+    unit = report.get("rate_unit")
+    if not intensity or not row.get("rate") or unit not in ("GB/s", "GFLOP/s"):
+        return None
+    gops = row["rate"] * intensity if unit == "GB/s" else row["rate"]
+    return {"chapter": chapter, "row": row["name"], "op_name": report.get("op_name"),
+            "headline": row["name"] == report.get("headline"), "vendor": bool(row.get("vendor")),
+            "ops_per_byte": intensity, "gops": gops}
+
+
+def roofline_data(roofs, reports, profile, sizes):
+    """The roofs and the points of the roofline, as numbers (comparison.json's "roofline").
+
+    Without the roofs tool, the roofs are the peaks the reports state. @p sizes maps each
+    chapter to the size options it ran with, to match the profile's run.
+    """
+    chosen = {key: (roofs or {}).get(key) for key, _, _ in BANDWIDTH_ROOFS}
+    chosen[COMPUTE_ROOF] = (roofs or {}).get(COMPUTE_ROOF)
+    for report in filter(None, reports.values()):
+        key = {"GB/s": "dram_peak_gbs", "GFLOP/s": COMPUTE_ROOF}.get(report.get("rate_unit"))
+        if key and not chosen[key]:
+            chosen[key] = report.get("peak_rate")
+    chosen = {key: value for key, value in chosen.items() if value}
+    points = []
+    for chapter, report in reports.items():
+        if not report:
+            continue
+        moved = bytes_moved_by_function(profile, chapter, sizes.get(chapter, {}))
+        for row in report["rows"]:
+            point = roofline_point(chapter, report, row)
+            if point is None:
+                continue
+            bytes_moved = moved.get(row.get("kernel") or function_of_row(row["name"]))
+            if bytes_moved:
+                operations = point["gops"] * 1e9 * row["ms"]["median"] * 1e-3
+                point["measured_ops_per_byte"] = operations / bytes_moved
+            points.append(point)
+    data = {"roofs": chosen, "points": points}
+    if COMPUTE_ROOF in chosen:  # ridge points: where a FLOP kernel stops being memory-bound
+        data["ridge_flop_per_byte"] = {key: chosen[COMPUTE_ROOF] / chosen[key]
+                                       for key, _, _ in BANDWIDTH_ROOFS if key in chosen}
+    return data
+
+
+def grouped_bars(axis, names, mine, vendor, ylabel):
+    """Each chapter's best kernel next to the vendor library (a missing value: no bar)."""
+    missing = float("nan")
+    positions = range(len(names))
+    axis.bar([p - 0.2 for p in positions], [v or missing for v in mine], 0.4,
+             color="tab:blue", label="best kernel")
+    axis.bar([p + 0.2 for p in positions], [v or missing for v in vendor], 0.4,
+             color="tab:gray", label="vendor library (CUB / cuBLAS)")
+    axis.set_xticks(list(positions), names, rotation=30, ha="right")
+    axis.set_ylabel(ylabel)
+    axis.legend(fontsize="small")
+
+
+def draw_chart(lines, path, plt):
+    """Per chapter, the best kernel next to the vendor: GB/s, and % of the chapter's peak."""
+    measured = [l for l in lines if l.get("rate")]
+    bandwidth = [l for l in measured if l["unit"] == "GB/s"]
+    fig, axes = plt.subplots(1, 2 if bandwidth else 1, figsize=(13 if bandwidth else 7, 5),
+                             squeeze=False)
+    if bandwidth:
+        grouped_bars(axes[0][0], [l["chapter"] for l in bandwidth], [l["rate"] for l in bandwidth],
+                     [l.get("vendor_rate") for l in bandwidth], "GB/s")
+        axes[0][0].set_yscale("log")
+    grouped_bars(axes[0][-1], [l["chapter"] for l in measured],
+                 [l["percent_of_peak"] for l in measured],
+                 [l.get("vendor_percent_of_peak") for l in measured],
+                 "% of the chapter's peak\n(DRAM bandwidth; FP32 FMA rate for GFLOP/s)")
+    fig.suptitle("Each chapter's best kernel and the vendor library")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    print(f"chart: {path}")
+
+
+def draw_roofline(roofline, path, plt):
+    """Every row against the roofs, log-log (docs/roofline.md)."""
+    from matplotlib.lines import Line2D
+    roofs, points = roofline["roofs"], roofline["points"]
+    xs = [p["ops_per_byte"] for p in points] + [p["measured_ops_per_byte"] for p in points
+                                                 if "measured_ops_per_byte" in p]
+    xs += list(roofline.get("ridge_flop_per_byte", {}).values())
+    span = [min(xs) / 4, max(xs) * 4]
+    fig, axis = plt.subplots(figsize=(13, 6.5))
+    for key, label, style in BANDWIDTH_ROOFS:
+        if key in roofs:
+            axis.plot(span, [roofs[key] * x for x in span], style, color="tab:red",
+                      label=f"{label}: {roofs[key]:.0f} GB/s")
+    if COMPUTE_ROOF in roofs:
+        axis.axhline(roofs[COMPUTE_ROOF], color="black",
+                     label=f"FP32 FMA peak: {roofs[COMPUTE_ROOF]:.0f} GFLOP/s (FLOP points only)")
+    chapters = sorted({p["chapter"] for p in points})
+    colors = {c: plt.get_cmap("tab10")(i % 10) for i, c in enumerate(chapters)}
+    for p in points:
+        color, marker = colors[p["chapter"]], "s" if p["vendor"] else "o"
+        size = 110 if p["headline"] else 30
+        axis.scatter(p["ops_per_byte"], p["gops"], s=size, marker=marker, color=color, zorder=3,
+                     edgecolors="black" if p["headline"] else "none")
+        if p["headline"]:
+            left = chapters.index(p["chapter"]) % 2  # chapters at one intensity: alternate sides
+            axis.annotate(p["chapter"][:2], (p["ops_per_byte"], p["gops"]), fontweight="bold",
+                          textcoords="offset points", xytext=(-18 if left else 8, 4))
+        if "measured_ops_per_byte" in p:
+            axis.plot([p["ops_per_byte"], p["measured_ops_per_byte"]], [p["gops"]] * 2,
+                      color=color, linewidth=0.8, zorder=2)
+            axis.scatter(p["measured_ops_per_byte"], p["gops"], s=size, marker=marker, zorder=3,
+                         facecolors="none", edgecolors=color)
+    keys = [Line2D([], [], marker="o", color="gray", markeredgecolor="black", linestyle="",
+                   markersize=10, label="headline kernel (chapter number)"),
+            Line2D([], [], marker="o", color="gray", linestyle="", label="other kernels"),
+            Line2D([], [], marker="s", color="gray", linestyle="", label="vendor library")]
+    if any("measured_ops_per_byte" in p for p in points):
+        keys.append(Line2D([], [], marker="o", color="gray", markerfacecolor="none", linestyle="",
+                           label="intensity from the DRAM bytes moved (profile)"))
+    keys += [Line2D([], [], marker="o", color=colors[c], linestyle="", label=c) for c in chapters]
+    handles, _ = axis.get_legend_handles_labels()
+    axis.legend(handles=handles + keys, fontsize="small", loc="upper left",
+                bbox_to_anchor=(1.02, 1))
+    axis.set_xscale("log")
+    axis.set_yscale("log")
+    ys = [p["gops"] for p in points] + [roofs.get(COMPUTE_ROOF, 0)]
+    axis.set_ylim(min(y for y in ys if y > 0) / 3, max(ys) * 3)  # bandwidth roofs: clipped
+    axis.set_xlabel("arithmetic intensity: operations per byte of device memory")
+    axis.set_ylabel("G operations/s (adds, or FLOPs)")
+    axis.set_title("Roofline: every kernel of every chapter")
+    axis.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    print(f"roofline: {path}")
+
+
+def draw_charts(lines, roofline, out):
+    """comparison.png and roofline.png; nothing (no file) when no chapter measured a rate."""
+    for stale in ("comparison.png", "roofline.png"):  # a previous run's: they would mislead
+        (out / stale).unlink(missing_ok=True)
+    if not any(l.get("rate") for l in lines):
+        print("(no chapter measured a rate: no chart drawn)")
+        return
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -109,22 +355,9 @@ def draw_chart(lines, path):
     except ImportError:
         print("(matplotlib not installed: no chart drawn)")
         return
-    bandwidth = [l for l in lines if l.get("unit") == "GB/s"]
-    if not bandwidth:
-        return
-    names = [l["chapter"] for l in bandwidth]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    left.bar(names, [l["rate"] for l in bandwidth], color="tab:blue")
-    left.set_ylabel("GB/s (best kernel)")
-    left.set_yscale("log")
-    right.bar(names, [l["percent_of_peak"] or 0 for l in bandwidth], color="tab:green")
-    right.set_ylabel("% of theoretical DRAM bandwidth")
-    for axis in (left, right):
-        axis.tick_params(axis="x", rotation=30)
-    fig.suptitle("Each chapter's best kernel")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    print(f"chart: {path}")
+    draw_chart(lines, out / "comparison.png", plt)
+    if roofline["points"]:
+        draw_roofline(roofline, out / "roofline.png", plt)
 
 
 def main():
@@ -134,17 +367,20 @@ def main():
     parser.add_argument("--n", help="element count for the chapters that take one")
     parser.add_argument("--reps", help="timed repetitions per variant")
     parser.add_argument("--only", nargs="*", help="chapter numbers to run (default: all)")
+    parser.add_argument("--profile", help="tools/profile.py's profile.json, for the roofline")
     args = parser.parse_args()
 
     chapters = [c for c in find_chapters(args.bin) if not args.only or c.name[2:4] in args.only]
     if not chapters:
         sys.exit(f"no chapter executables in {args.bin}: build first")
-    lines, reports, previous, failed = [], {}, None, False
+    roofs = run_roofs(args.bin)
+    lines, reports, sizes, previous, failed = [], {}, {}, None, False
     for exe in chapters:
         extra = ["--reps", args.reps] if args.reps else []
         if args.n and takes_size_n(exe):
             extra += ["--n", args.n]
         name = exe.name[2:]
+        sizes[name] = size_options(extra)
         code, report = run_chapter(exe, extra)
         print()
         line = summarize(name, code, report, previous)
@@ -161,10 +397,11 @@ def main():
               "with a Release build's")
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "comparison.json").write_text(json.dumps({"table": lines, "reports": reports},
-                                                    indent=2))
+    roofline = roofline_data(roofs, reports, read_profile(args.profile), sizes)
+    (out / "comparison.json").write_text(json.dumps(
+        {"roofs": roofs, "roofline": roofline, "table": lines, "reports": reports}, indent=2))
     print(f"table: {out / 'comparison.json'}")
-    draw_chart(lines, out / "comparison.png")
+    draw_charts(lines, roofline, out)
     sys.exit(1 if failed else 0)
 
 

@@ -97,7 +97,8 @@ def read_profile_spec(chapter_dir):
 def short_kernel_name(demangled):
     """'void (anonymous namespace)::reduce_tree<8, int>(const T1 *, long)' -> 'reduce_tree<8, int>'.
 
-    Long template argument lists (the libraries' kernels) shrink to '<...>'.
+    Long template argument lists (the libraries' kernels) shrink to '<...>', long names to 45
+    characters and '...'.
     """
     name = demangled.strip()
     # Drop the parameter list: the last top-level parenthesis group.
@@ -116,6 +117,8 @@ def short_kernel_name(demangled):
     name = name[start:].strip()
     if "<" in name and len(name) > 48:
         name = name[: name.index("<")] + "<...>"
+    elif len(name) > 48:  # e.g. cuBLAS's kernels: one long name, no templates
+        name = name[:45] + "..."
     return name
 
 

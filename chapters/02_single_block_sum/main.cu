@@ -116,9 +116,10 @@ std::string time_upload(Timer& timer, const Options& opt, DeviceBuffer<int32_t>&
   const std::vector<int32_t> h_in = reduction_input(opt.n, opt.seed);
   const Summary ms = timer.time_ms(opt.reps, [&] { d_in.copy_from(h_in); });
   const double gbs = double(d_in.bytes()) / (ms.median * 1e-3) / 1e9;
+  using detail::fixed;
   return "copying the input to the GPU (cudaMemcpy from pageable host memory) took " +
-         format_number(ms.median) + " ms (median of " + std::to_string(opt.reps) + ", " +
-         format_number(gbs) + " GB/s), " + format_number(ms.median / kernel.ms.median) +
+         fixed(ms.median, 3) + " ms (median of " + std::to_string(opt.reps) + ", " + fixed(gbs, 1) +
+         " GB/s), " + fixed(ms.median / kernel.ms.median, 1) +
          " x this kernel's time: a GPU pays off when the data already lives there";
 }
 

@@ -276,6 +276,7 @@ void append_float_rows(std::vector<Row> float_rows, std::vector<Row>& table) {
   for (Row& row : float_rows) {
     row.name = "float: " + row.name;
     row.baseline = yardstick;
+    row.ops_per_byte = 1.0 / (2 * sizeof(float));  // the roofline: one add per float in and out
     table.push_back(row);
   }
 }

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "cublas_sgemm.cuh"
-#include "fp32_peak.cuh"
 #include "tutorial/chapter_main.hpp"
+#include "tutorial/fp32_peak.cuh"
 #include "tutorial/gpu_report.cuh"
 #include "tutorial/measure.cuh"
 #include "tutorial/random.hpp"
@@ -285,6 +285,7 @@ __global__ void __launch_bounds__(kRegThreads, 2)
 /// One kernel of the chapter with its launch shape (1-D grid, 1-D blocks).
 struct Variant {
   std::string name;
+  const char* profiled;  ///< the kernel as Nsight Compute names it (tools/profile.py)
   MatmulKernel kernel;
   int64_t blocks;
   int threads;
@@ -421,13 +422,14 @@ Report run_lesson(const Options& opt) {
     return grid_blocks(ceil_div(m, height) * ceil_div(n, width));
   };
   const Variant variants[] = {
-      {"naive_down_columns", matmul_naive<NaiveOrder::kDownColumns>,
+      {"naive_down_columns", "matmul_naive<0>", matmul_naive<NaiveOrder::kDownColumns>,
        grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads},
-      {"naive_along_rows", matmul_naive<NaiveOrder::kAlongRows>,
+      {"naive_along_rows", "matmul_naive<1>", matmul_naive<NaiveOrder::kAlongRows>,
        grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads},
-      {"tiled_16x16", matmul_tiled<16>, tiles(16, 16), 16 * 16},
-      {"tiled_32x32", matmul_tiled<32>, tiles(32, 32), 32 * 32},
-      {"register_tiled_8x8", matmul_register_tiled, tiles(kRegTileM, kRegTileN), kRegThreads},
+      {"tiled_16x16", "matmul_tiled<16>", matmul_tiled<16>, tiles(16, 16), 16 * 16},
+      {"tiled_32x32", "matmul_tiled<32>", matmul_tiled<32>, tiles(32, 32), 32 * 32},
+      {"register_tiled_8x8", "matmul_register_tiled", matmul_register_tiled,
+       tiles(kRegTileM, kRegTileN), kRegThreads},
   };
 
   // Each variant: poison C, time it (warm-up, reps, one run recording cycles), then check the
@@ -443,6 +445,7 @@ Report run_lesson(const Options& opt) {
     d_c.poison();
     report.rows.push_back(
         measure_kernel(timer, opt.reps, v.name, flops, v.blocks, double(mn), launch));
+    report.rows.back().kernel = v.profiled;
     const std::vector<float> c = d_c.to_host();
     report.checks.push_back(check_elements("C (" + v.name + ") vs cublasSgemm", c, vendor_c,
                                            tolerance, "|error| <= 2 gamma(K) sum|a||b|"));

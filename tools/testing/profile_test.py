@@ -32,6 +32,7 @@ CUB = ("void cub::CUB_300000_SM_900::detail::reduce::DeviceReduceKernel<cub::det
        "policy_hub<long long, int, cuda::std::plus<void>>::Policy1000, const int *, long long "
        "*, int, cuda::std::plus<void>, long long, cuda::std::identity>(T2, T3, T4, "
        "cub::GridEvenShare<T4>, T5, T7)")
+CUBLAS = "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize4x2x1_ffma"
 TREE = ("void <unnamed>::reduce_tree<8, int>(const T2 *, long, long long *, "
         "tutorial::BlockCycleSlots)")
 LAUNCHES = [
@@ -40,6 +41,7 @@ LAUNCHES = [
     ["void tutorial::read_only_pass(const int4 *, long, int *)", "(512, 1, 1)", "(264, 1, 1)",
      "30000", "104857600", "0", "90.0", "0"],
     [CUB, "(256, 1, 1)", "(264, 1, 1)", "27000", "67108864", "4096", "88.0", "8000"],
+    [CUBLAS, "(128, 1, 1)", "(16, 32, 1)", "2600000", "342070000", "54400000", "4.5", "330000"],
 ]
 CSV = "\n".join([csv_row(HEADER), csv_row(UNITS)] + [
     csv_row([str(i), "1", "ch99_fake", "host", name, "1", "7", block, grid, "0", "9.0",
@@ -97,7 +99,8 @@ with tempfile.TemporaryDirectory() as name:
     assert f"does not offer {ABSENT}: left out" in ok.stdout, ok.stdout
     kernels = json.loads((tmp / "out" / "profile.json").read_text())["chapters"]["99_fake"]["kernels"]
     by_name = {k["kernel"]: k for k in kernels}
-    assert set(by_name) == {"reduce_tree<8, int>", "DeviceReduceKernel<...>"}, by_name.keys()
+    assert set(by_name) == {"reduce_tree<8, int>", "DeviceReduceKernel<...>", CUBLAS[:45] + "..."}, \
+        by_name.keys()
     tree = by_name["reduce_tree<8, int>"]
     assert tree["launches"] == 2 and tree["function"] == "reduce_tree", tree
     assert tree["grid"] == "(8192, 1, 1)", tree  # the launch over the whole input

@@ -52,6 +52,10 @@ struct Row {
   /// Elements one block of the cycle-recorded launch covers on average (input elements of a
   /// sum or scan, elements of C in a matrix product); 0 = unknown.
   double elements_per_block = 0;
+  /// The kernel as the profiler names it (tools/profile.py), where the row's name differs.
+  std::string kernel;
+  /// Operations per byte of this row's work, where it differs from the report's (another type).
+  double ops_per_byte = 0;
 };
 
 /// Everything a chapter reports.
@@ -200,7 +204,7 @@ inline void print_text(std::ostream& out, const Report& r) {
         << (r.clean_l2 ? ", each from a clean L2" : "") << "; spread = (max - min) / median\n";
     out << "  " << pad("kernel", name_width) << "  median ms    min ms    max ms  spread"
         << pad_left(r.rate_unit, 10) << "  % peak   cycles/block min / median / max"
-        << "  cyc/elem   span us  vs vendor\n";
+        << "  cyc/elem     span us  vs vendor\n";
     for (const Row& row : r.rows) {
       const double rate = rate_of(row);
       const std::optional<double> ratio = vs_vendor(r, row);
@@ -214,8 +218,9 @@ inline void print_text(std::ostream& out, const Report& r) {
           << pad_left(fixed(row.ms.min, 4), 10) << pad_left(fixed(row.ms.max, 4), 10)
           << pad_left(fixed(100 * row.ms.spread(), 1) + "%", 8) << pad_left(fixed(rate, 1), 10)
           << pad_left(r.peak_rate > 0 ? fixed(100 * rate / r.peak_rate, 1) : "-", 8) << "   "
-          << pad(cycles, 33) << pad_left(per_element ? fixed(*per_element, 2) : "-", 9)
-          << pad_left(row.grid_span_us > 0 ? fixed(row.grid_span_us, 1) : "-", 8)
+          << pad(cycles, 33)
+          << pad_left(per_element ? fixed(*per_element, *per_element < 1000 ? 2 : 0) : "-", 9)
+          << pad_left(row.grid_span_us > 0 ? fixed(row.grid_span_us, 1) : "-", 10)
           << pad_left(ratio ? fixed(100 * *ratio, 1) + "%" : "-", 11) << "\n";
     }
   }
@@ -250,6 +255,9 @@ inline void print_json(std::ostream& out, const Report& r) {
     const std::optional<double> ratio = vs_vendor(r, row);
     out << (i ? ", " : "") << "{\"name\": " << json_string(row.name)
         << ", \"vendor\": " << (row.vendor ? "true" : "false")
+        << ", \"baseline\": " << (row.baseline.empty() ? "null" : json_string(row.baseline))
+        << ", \"kernel\": " << (row.kernel.empty() ? "null" : json_string(row.kernel))
+        << ", \"ops_per_byte\": " << (row.ops_per_byte > 0 ? json_number(row.ops_per_byte) : "null")
         << ", \"ms\": " << detail::json_summary(row.ms)
         << ", \"spread\": " << json_number(row.ms.spread()) << ", \"rate\": " << json_number(rate)
         << ", \"percent_of_peak\": "

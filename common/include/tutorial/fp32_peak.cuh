@@ -1,6 +1,7 @@
 /**
- * @file chapters/07_tiled_matmul/fp32_peak.cuh
- * @brief The GPU's theoretical FP32 rate: SMs x clock x FP32 lanes per SM x 2.
+ * @file fp32_peak.cuh
+ * @brief The GPU's theoretical FP32 rate: SMs x clock x FP32 lanes per SM x 2 (chapter 07's
+ *        peak, and the roofline's compute roof in tools/roofs.cu).
  */
 #pragma once
 
