@@ -5,8 +5,8 @@
  *
  * Shows: a grid of blocks with one element per thread; the interleaved tree (pairs at distance
  * 1, 2, 4, ...) with the bitmask test, next to the same tree with the test tid % (2 * offset)
- * (what the bitmask buys) and with compact thread indices (what divergence costs, apart from
- * the bank use); block sums combined by relaunching the kernel on them.
+ * (what the bitmask buys) and with compact thread indices (the same adds in fewer warps, which
+ * is not faster); block sums combined by relaunching the kernel on them.
  * Leaves out: the fixes. Contiguous active threads and loads that add (chapter 04), the warp
  * shuffle (chapter 04), and combining block sums with atomics (chapter 05).
  */
@@ -93,9 +93,11 @@ __global__ void reduce_modulo_tree(const T* __restrict__ in, int64_t n, long lon
 //! [reduce_compact_threads]
 /// The same pairs again, but handed to the FIRST threads of the block: thread t adds pair
 /// number t, at index 2 * offset * t. Active threads are now contiguous, so whole warps go
-/// idle together instead of every warp running with a few lanes on. The bank use does not
-/// improve: lanes of a warp touch addresses 2 * offset elements apart, so many of them hit
-/// the same shared-memory bank and wait for each other.
+/// idle together instead of every warp issuing the step for a few working lanes. Yet it is
+/// slower: lanes of a warp touch addresses 2 * offset elements apart, in the same banks, so
+/// each load or store to shared memory takes several passes. The block's passes are as many
+/// as in the interleaved tree, but they now come from one to four warps per step, and the
+/// rest of the block waits for them at the barrier.
 /// @pre launched with kBlockThreads threads per block; out has one slot per block.
 template <typename T>
 __global__ void reduce_compact_threads(const T* __restrict__ in, int64_t n,

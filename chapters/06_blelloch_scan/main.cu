@@ -8,8 +8,8 @@
  * any length through tile totals that are scanned recursively and added back
  * (scan_drivers.cuh); integer scans checked exactly and float scans element by element
  * within a rounding bound derived from the depth of the summation tree.
- * Leaves out: the single-pass scan with decoupled look-back that CUB uses (a later chapter),
- * warp shuffles and vector loads.
+ * Leaves out: the single-pass scan with decoupled look-back that CUB uses (Part II, chapter
+ * 08, planned), warp shuffles and vector loads.
  */
 #include <algorithm>
 #include <cmath>
@@ -56,7 +56,9 @@ int64_t step_tile(Step step) {
   return uses_pair_tiles(step) ? kPairTile : kCoarseTile;
 }
 
-/// Bytes per element each step really moves (the tile totals, 1/1024 as many, left out).
+/// Bytes per element each step's loads and stores ask for (counted, not measured; the tile
+/// totals, 1/1024 as many, left out). The page sets the DRAM bytes Nsight Compute measured
+/// beside them.
 double step_bytes_per_element(Step step, double in_bytes, double out_bytes) {
   if (step == Step::kReduceThenScan) return in_bytes + in_bytes + out_bytes;  // sum, scan
   return in_bytes + out_bytes + 2 * out_bytes;  // scan the tiles, then add the offsets back
@@ -259,7 +261,7 @@ TypeResult run_type(const Options& opt, Timer& timer, Report& report) {
   result.rows.push_back(
       measure_vendor(timer, opt.reps, "cub::DeviceScan::InclusiveScanInit", bytes, cub_scan_init));
 
-  std::string moved = type + ": bytes per element really moved (in " + std::to_string(sizeof(In)) +
+  std::string moved = type + ": bytes per element, counted (in " + std::to_string(sizeof(In)) +
                       " B, out " + std::to_string(sizeof(Out)) + " B):";
   for (Step step : kSteps) {
     moved += " " + step_name(step) + " " +
