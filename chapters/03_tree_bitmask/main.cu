@@ -17,6 +17,7 @@
 #include "tutorial/block_reduce.cuh"
 #include "tutorial/chapter_main.hpp"
 #include "tutorial/cub_sum.cuh"
+#include "tutorial/explain_block_sum.cuh"
 #include "tutorial/gpu_report.cuh"
 #include "tutorial/measure.cuh"
 #include "tutorial/random.hpp"
@@ -35,8 +36,8 @@ static_assert((kBlockThreads & (kBlockThreads - 1)) == 0, "the trees need a powe
 /// Each thread copies its element into shared memory (0, the identity of +, past the end) and
 /// waits for the whole block, so that the tree can read its neighbours' elements.
 /// @pre called by every thread of a block of kBlockThreads threads.
-template <typename T>
-__device__ void load_one_per_thread(const T* in, int64_t n, long long* partial) {
+template <typename T, typename Shared>
+__device__ void load_one_per_thread(const T* in, int64_t n, Shared partial) {
   const int64_t i = int64_t{blockIdx.x} * kBlockThreads + threadIdx.x;  // n may pass 2^31
   partial[threadIdx.x] = i < n ? static_cast<long long>(in[i]) : 0;
   __syncthreads();
@@ -49,11 +50,12 @@ __device__ void load_one_per_thread(const T* in, int64_t n, long long* partial) 
 ///   offset 1, mask 1: threads 0, 2, 4, ...   offset 2, mask 3: threads 0, 4, 8, ...
 /// After log2(kBlockThreads) steps partial[0] holds the block's sum.
 /// @pre launched with kBlockThreads threads per block; out has one slot per block.
-template <typename T>
+template <typename T, bool kRecord = false>
 __global__ void reduce_bitmask_tree(const T* __restrict__ in, int64_t n,
                                     long long* __restrict__ out, BlockCycleSlots slots) {
   const BlockClock started = block_clock_start();
-  __shared__ long long partial[kBlockThreads];
+  __shared__ long long partial_memory[kBlockThreads];
+  const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_one_per_thread(in, n, partial);
 
   const unsigned tid = threadIdx.x;
@@ -73,11 +75,12 @@ __global__ void reduce_bitmask_tree(const T* __restrict__ in, int64_t n,
 /// the test differs. With a divisor known only at run time, % is an integer division, a
 /// sequence of a dozen or more instructions where the bitmask test is one AND.
 /// @pre launched with kBlockThreads threads per block; out has one slot per block.
-template <typename T>
+template <typename T, bool kRecord = false>
 __global__ void reduce_modulo_tree(const T* __restrict__ in, int64_t n, long long* __restrict__ out,
                                    BlockCycleSlots slots) {
   const BlockClock started = block_clock_start();
-  __shared__ long long partial[kBlockThreads];
+  __shared__ long long partial_memory[kBlockThreads];
+  const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_one_per_thread(in, n, partial);
 
   const unsigned tid = threadIdx.x;
@@ -99,11 +102,12 @@ __global__ void reduce_modulo_tree(const T* __restrict__ in, int64_t n, long lon
 /// as in the interleaved tree, but they now come from one to four warps per step, and the
 /// rest of the block waits for them at the barrier.
 /// @pre launched with kBlockThreads threads per block; out has one slot per block.
-template <typename T>
+template <typename T, bool kRecord = false>
 __global__ void reduce_compact_threads(const T* __restrict__ in, int64_t n,
                                        long long* __restrict__ out, BlockCycleSlots slots) {
   const BlockClock started = block_clock_start();
-  __shared__ long long partial[kBlockThreads];
+  __shared__ long long partial_memory[kBlockThreads];
+  const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_one_per_thread(in, n, partial);
 
   for (unsigned offset = 1; offset < blockDim.x; offset *= 2) {
@@ -207,9 +211,28 @@ Report run_lesson(const Options& opt) {
   return report;
 }
 
+//! [explain]
+/// --explain: each tree on one block of kBlockThreads ints, recorded (shared_trace.cuh).
+Explanation explain_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  const auto block = [&](const char* name, BlockSumKernel<int32_t> plain,
+                         BlockSumKernel<int32_t> recorded) {
+    return explain_block_sum(name, plain, recorded, kBlockThreads, kBlockThreads, opt.seed);
+  };
+  return explain_kernels(
+      kChapter.id, device,
+      {block("reduce_bitmask_tree", reduce_bitmask_tree<int32_t>,
+             reduce_bitmask_tree<int32_t, true>),
+       block("reduce_modulo_tree", reduce_modulo_tree<int32_t>, reduce_modulo_tree<int32_t, true>),
+       block("reduce_compact_threads", reduce_compact_threads<int32_t>,
+             reduce_compact_threads<int32_t, true>)});
+}
+//! [explain]
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const OptionSpec spec{kChapter.program(), int64_t{1} << 24};
-  return run_main(argc, argv, spec, run_lesson);
+  OptionSpec spec{kChapter.program(), int64_t{1} << 24};
+  spec.extra = {explain_option()};
+  return run_main(argc, argv, spec, run_lesson, explain_lesson);
 }

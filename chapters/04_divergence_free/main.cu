@@ -26,6 +26,7 @@
 #include "tutorial/block_reduce.cuh"
 #include "tutorial/chapter_main.hpp"
 #include "tutorial/cub_sum.cuh"
+#include "tutorial/explain_block_sum.cuh"
 #include "tutorial/gpu_report.cuh"
 #include "tutorial/measure.cuh"
 #include "tutorial/random.hpp"
@@ -70,7 +71,8 @@ __device__ long long load_and_add(const T* in, int64_t n) {
 /// (each bank serves 4 bytes a turn), the fewest 8-byte values allow: no bank conflicts.
 /// Stops when `down_to` values are left in partial[0, down_to).
 /// @pre called by every thread of the block, after partial[] was written and a barrier.
-__device__ void tree_sequential(long long* partial, int down_to) {
+template <typename Shared>
+__device__ void tree_sequential(Shared partial, int down_to) {
   for (int stride = kBlockThreads / 2; stride >= down_to; stride /= 2) {
     if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
     __syncthreads();  // the next step reads what this step wrote
@@ -81,8 +83,8 @@ __device__ void tree_sequential(long long* partial, int down_to) {
 /// The start of every tree kernel below: the first add during the load into partial[], a
 /// barrier, and the tree down to @p down_to values.
 /// @pre called by every thread of a block of kBlockThreads threads.
-template <int kLoads, typename T>
-__device__ void load_then_tree(const T* in, int64_t n, long long* partial, int down_to) {
+template <int kLoads, typename T, typename Shared>
+__device__ void load_then_tree(const T* in, int64_t n, Shared partial, int down_to) {
   partial[threadIdx.x] = load_and_add<kLoads>(in, n);
   __syncthreads();  // the tree reads the other threads' sums
   tree_sequential(partial, down_to);
@@ -93,12 +95,13 @@ __device__ void load_then_tree(const T* in, int64_t n, long long* partial, int d
 /// add (tree_sequential's pattern). The loop is still bounded by blockDim.x, known only at run
 /// time, exactly as in chapter 03, so the compiler keeps it a loop.
 /// @pre launched with kBlockThreads threads; out has one slot per block.
-template <typename T>
+template <typename T, bool kRecord = false>
 __global__ void reduce_sequential_runtime_bound(const T* __restrict__ in, int64_t n,
                                                 long long* __restrict__ out,
                                                 BlockCycleSlots slots) {
   const BlockClock started = block_clock_start();
-  __shared__ long long partial[kBlockThreads];
+  __shared__ long long partial_memory[kBlockThreads];
+  const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   partial[threadIdx.x] = load_and_add<1>(in, n);
   __syncthreads();
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
@@ -115,11 +118,12 @@ __global__ void reduce_sequential_runtime_bound(const T* __restrict__ in, int64_
 /// constant, so the compiler unrolls it: with kLoads = 1 this is step 1a with only the bound
 /// changed. Step 2 (kLoads = 2 or 8): each thread starts from that many elements.
 /// @pre launched with kBlockThreads threads; out has one slot per block.
-template <int kLoads, typename T>
+template <int kLoads, typename T, bool kRecord = false>
 __global__ void reduce_sequential_addressing(const T* __restrict__ in, int64_t n,
                                              long long* __restrict__ out, BlockCycleSlots slots) {
   const BlockClock started = block_clock_start();
-  __shared__ long long partial[kBlockThreads];
+  __shared__ long long partial_memory[kBlockThreads];
+  const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_then_tree<kLoads>(in, n, partial, 1);
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
   block_clock_stop(slots, started);
@@ -133,11 +137,12 @@ __global__ void reduce_sequential_addressing(const T* __restrict__ in, int64_t n
 /// shared-memory writes visible to each other. Since Volta the lanes of a warp are not
 /// guaranteed to run in lockstep, so this meeting point must be written out.
 /// @pre launched with kBlockThreads threads; out has one slot per block.
-template <int kLoads, typename T>
+template <int kLoads, typename T, bool kRecord = false>
 __global__ void reduce_last_warp_syncwarp(const T* __restrict__ in, int64_t n,
                                           long long* __restrict__ out, BlockCycleSlots slots) {
   const BlockClock started = block_clock_start();
-  __shared__ long long partial[kBlockThreads];
+  __shared__ long long partial_memory[kBlockThreads];
+  const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);  // 64 values left
   const int lane = threadIdx.x;
   if (lane < kWarpThreads) {
@@ -187,11 +192,12 @@ __global__ void reduce_last_warp_volatile(const T* __restrict__ in, int64_t n,
 /// warp_reduce_sum() finishes with five __shfl_down_sync: no shared memory, and the shuffle
 /// itself synchronizes the lanes it names.
 /// @pre launched with kBlockThreads threads; out has one slot per block.
-template <int kLoads, typename T>
+template <int kLoads, typename T, bool kRecord = false>
 __global__ void reduce_last_warp_shuffle(const T* __restrict__ in, int64_t n,
                                          long long* __restrict__ out, BlockCycleSlots slots) {
   const BlockClock started = block_clock_start();
-  __shared__ long long partial[kBlockThreads];
+  __shared__ long long partial_memory[kBlockThreads];
+  const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);
   if (threadIdx.x < kWarpThreads) {
     const long long sum =
@@ -332,9 +338,33 @@ Report run_lesson(const Options& opt) {
   return report;
 }
 
+//! [explain]
+/// --explain: the steps that use shared memory, each on one block, recorded (shared_trace.cuh).
+Explanation explain_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  const auto block = [&](const char* name, int loads, BlockSumKernel<int32_t> plain,
+                         BlockSumKernel<int32_t> recorded) {
+    return explain_block_sum(name, plain, recorded, kBlockThreads, int64_t{loads} * kBlockThreads,
+                             opt.seed);
+  };
+  constexpr int kLoads = kLoadsPerThread;
+  return explain_kernels(
+      kChapter.id, device,
+      {block("reduce_sequential_runtime_bound", 1, reduce_sequential_runtime_bound<int32_t>,
+             reduce_sequential_runtime_bound<int32_t, true>),
+       block("reduce_sequential_addressing<1>", 1, reduce_sequential_addressing<1, int32_t>,
+             reduce_sequential_addressing<1, int32_t, true>),
+       block("reduce_last_warp_syncwarp<8>", kLoads, reduce_last_warp_syncwarp<kLoads, int32_t>,
+             reduce_last_warp_syncwarp<kLoads, int32_t, true>),
+       block("reduce_last_warp_shuffle<8>", kLoads, reduce_last_warp_shuffle<kLoads, int32_t>,
+             reduce_last_warp_shuffle<kLoads, int32_t, true>)});
+}
+//! [explain]
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const OptionSpec spec{kChapter.program(), int64_t{1} << 24};
-  return run_main(argc, argv, spec, run_lesson);
+  OptionSpec spec{kChapter.program(), int64_t{1} << 24};
+  spec.extra = {explain_option()};
+  return run_main(argc, argv, spec, run_lesson, explain_lesson);
 }

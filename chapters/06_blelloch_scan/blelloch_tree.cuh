@@ -6,6 +6,8 @@
  */
 #pragma once
 
+#include "tutorial/shared_trace.cuh"
+
 namespace chapter06 {
 
 /// log2 of how many elements of @p T fill one row of shared memory (32 banks of 4 bytes).
@@ -46,11 +48,13 @@ constexpr int tree_slots(int count) {
 /**
  * @brief Up-sweep: after step d, the last element of every run of 2^(d+1) holds that run's
  *        sum; the root (element count-1) ends with the sum of all.
+ * @param tree the shared array: a pointer, or a TracedShared when --explain records it.
  * @pre count is a power of two, 2 <= count <= 2 * blockDim.x; every thread of the block calls
  *      it (it contains barriers); the count values are in @p tree.
  */
-template <bool Padded, typename T>
-__device__ void tree_up_sweep(T* tree, int count) {
+template <bool Padded, typename Tree>
+__device__ void tree_up_sweep(Tree tree, int count) {
+  using T = tutorial::shared_element_t<Tree>;
   const int t = threadIdx.x;
   int stride = 1;
   for (int active = count / 2; active > 0; active /= 2) {
@@ -71,8 +75,9 @@ __device__ void tree_up_sweep(T* tree, int count) {
  * @return the sum of all count values, in thread 0 only.
  * @pre as tree_up_sweep(); on return every thread may read any element.
  */
-template <bool Padded, typename T>
-__device__ T tree_exclusive_scan(T* tree, int count) {
+template <bool Padded, typename Tree>
+__device__ auto tree_exclusive_scan(Tree tree, int count) {
+  using T = tutorial::shared_element_t<Tree>;
   tree_up_sweep<Padded>(tree, count);
   const int t = threadIdx.x;
   const int root = tree_slot<Padded, T>(count - 1);

@@ -14,12 +14,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cub_scan.cuh"
 #include "scan_drivers.cuh"
 #include "tutorial/chapter_main.hpp"
+#include "tutorial/explain.cuh"
 #include "tutorial/gpu_report.cuh"
 #include "tutorial/measure.cuh"
 #include "tutorial/random.hpp"
@@ -314,9 +316,64 @@ Report run_lesson(const Options& opt) {
   return report;
 }
 
+//! [explain_tree_scan]
+/// --explain: one warp scans 64 int64 values with the tree of steps 1 and 2 (the same
+/// tree_exclusive_scan as scan_tile_pairs, on a tile small enough to read step by step).
+constexpr int kExplainThreads = 32;
+constexpr int kExplainCount = 2 * kExplainThreads;
+
+template <bool Padded, bool kRecord>
+__global__ void explain_tree_scan(const int32_t* in, long long* out) {
+  __shared__ long long tree_memory[tree_slots<Padded, long long>(kExplainCount)];
+  const auto tree = shared_array<kRecord>(tree_memory, 0);
+  const int t = threadIdx.x;
+  tree[tree_slot<Padded, long long>(t)] = in[t];
+  tree[tree_slot<Padded, long long>(t + kExplainThreads)] = in[t + kExplainThreads];
+  tree_exclusive_scan<Padded>(tree, kExplainCount);
+  out[t] = tree[tree_slot<Padded, long long>(t)];
+  out[t + kExplainThreads] = tree[tree_slot<Padded, long long>(t + kExplainThreads)];
+}
+//! [explain_tree_scan]
+
+/// The tree of step 1 (Padded = false) or 2 for --explain, checked against the CPU's scan.
+template <bool Padded>
+ExplainedKernel explain_tree(uint64_t seed) {
+  const std::vector<int32_t> host = random_ints(kExplainCount, seed, -kReductionInputBound,
+                                                kReductionInputBound);
+  std::vector<long long> want(kExplainCount);
+  const std::vector<int64_t> inclusive = reference_inclusive_scan(host);
+  for (int i = 0; i < kExplainCount; ++i) want[i] = inclusive[i] - host[i];  // exclusive
+  const auto in = std::make_shared<DeviceBuffer<int32_t>>(host);
+  const auto out = std::make_shared<DeviceBuffer<long long>>(kExplainCount);
+  ExplainedKernel k;
+  k.kernel = std::string("tree_exclusive_scan<") + (Padded ? "padded" : "not padded") + ">";
+  k.launch = "one warp scanning " + std::to_string(kExplainCount) +
+             " int64 values (explain_tree_scan)";
+  k.arrays = {{"tree", 0}};
+  k.run = [=](bool record) {
+    out->poison();
+    (record ? explain_tree_scan<Padded, true> : explain_tree_scan<Padded, false>)<<<
+        1, kExplainThreads>>>(in->data(), out->data());
+    CUDA_CHECK(cudaGetLastError());
+    const std::vector<long long> got = out->to_host();
+    int wrong = 0;
+    for (int i = 0; i < kExplainCount; ++i) wrong += got[i] != want[i];
+    return ExplainResult{wrong == 0, wrong == 0 ? "all 64 prefix sums = CPU"
+                                                : std::to_string(wrong) + " of 64 prefix sums wrong"};
+  };
+  return k;
+}
+
+Explanation explain_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  return explain_kernels(kChapter.id, device,
+                         {explain_tree<false>(opt.seed), explain_tree<true>(opt.seed)});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const OptionSpec spec{kChapter.program(), int64_t{1} << 24};
-  return run_main(argc, argv, spec, run_lesson);
+  OptionSpec spec{kChapter.program(), int64_t{1} << 24};
+  spec.extra = {explain_option()};
+  return run_main(argc, argv, spec, run_lesson, explain_lesson);
 }

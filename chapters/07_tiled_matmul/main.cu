@@ -16,12 +16,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cublas_sgemm.cuh"
 #include "tutorial/chapter_main.hpp"
+#include "tutorial/explain.cuh"
 #include "tutorial/fp32_peak.cuh"
 #include "tutorial/gpu_report.cuh"
 #include "tutorial/measure.cuh"
@@ -124,14 +126,17 @@ __device__ TilePosition tile_of_block(int64_t block, int64_t tile_rows, int64_t 
 /// What changed from the naive kernel: each element of A and B a block needs is loaded from
 /// global memory once per block instead of once per thread, kTile times fewer loads, so the
 /// kernel stops waiting on L1/L2 and waits on shared memory instead.
-template <int kTile>
+template <int kTile, bool kRecord = false>
 __global__ void __launch_bounds__(kTile* kTile)
     matmul_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                  int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
   static_assert(kTile * kTile <= 1024, "one thread per element of the tile: at most 1024");
   const BlockClock started = block_clock_start();
-  __shared__ float a_tile[kTile][kTile];
-  __shared__ float b_tile[kTile][kTile];
+  __shared__ float a_memory[kTile][kTile];
+  __shared__ float b_memory[kTile][kTile];
+  // The plain arrays, or recorded for --explain (shared_trace.cuh).
+  const auto a_tile = shared_array<kRecord>(a_memory, 0);
+  const auto b_tile = shared_array<kRecord>(b_memory, 1);
   const TilePosition tile = tile_of_block(blockIdx.x, ceil_div(m, kTile), ceil_div(n, kTile));
   // tx runs fastest, so a warp spans a row of the tile: its loads of B and stores of C coalesce.
   const int ty = threadIdx.x / kTile, tx = threadIdx.x % kTile;
@@ -182,9 +187,14 @@ __device__ constexpr int owned(int t, int i) {
   return (i / 4) * (kRegTileM / 2) + 4 * t + i % 4;
 }
 
-/// Four floats of shared memory in one 16-byte load. @pre @p p is 16-byte aligned.
-__device__ inline float4 load4(const float* p) {
-  return *reinterpret_cast<const float4*>(p);
+/// Four floats of shared memory in one 16-byte load: row[col .. col + 3].
+/// @pre &row[col] is 16-byte aligned.
+__device__ inline float4 load4(const float* row, int col) {
+  return *reinterpret_cast<const float4*>(row + col);
+}
+/// The same from a recorded row (--explain).
+__device__ inline float4 load4(const TracedShared<float>& row, int col) {
+  return row.load_vector<float4>(col);
 }
 
 //! [matmul_register_tiled]
@@ -194,6 +204,7 @@ __device__ inline float4 load4(const float* p) {
 /// read from shared memory now feeds 8 FMAs instead of 1. The tiles are 128 x 8 and 8 x 128,
 /// each global element loaded once per block: 32 FLOPs per byte instead of 8 (tiled 32 x 32).
 /// The next step's tiles are loaded into registers while the current ones are multiplied.
+template <bool kRecord = false>
 __global__ void __launch_bounds__(kRegThreads, 2)
     matmul_register_tiled(const float* __restrict__ a, const float* __restrict__ b,
                           float* __restrict__ c, int64_t m, int64_t n, int64_t k,
@@ -201,8 +212,10 @@ __global__ void __launch_bounds__(kRegThreads, 2)
   const BlockClock started = block_clock_start();
   // A's tile is stored transposed, a_tile[p][r] = A(row0 + r, k0 + p), so that the 4 rows a
   // thread needs at step p are 4 neighbours: one float4 load.
-  __shared__ __align__(16) float a_tile[kRegTileK][kATileStride];
-  __shared__ __align__(16) float b_tile[kRegTileK][kRegTileN];
+  __shared__ __align__(16) float a_memory[kRegTileK][kATileStride];
+  __shared__ __align__(16) float b_memory[kRegTileK][kRegTileN];
+  const auto a_tile = shared_array<kRecord>(a_memory, 0);  // recorded for --explain
+  const auto b_tile = shared_array<kRecord>(b_memory, 1);
   const TilePosition tile =
       tile_of_block(blockIdx.x, ceil_div(m, kRegTileM), ceil_div(n, kRegTileN));
   const int64_t row0 = tile.row * kRegTileM, col0 = tile.col * kRegTileN;
@@ -250,8 +263,8 @@ __global__ void __launch_bounds__(kRegThreads, 2)
       float a_frag[kPerThread], b_frag[kPerThread];
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
-        const float4 av = load4(&a_tile[p][owned(ty, 4 * half)]);
-        const float4 bv = load4(&b_tile[p][owned(tx, 4 * half)]);
+        const float4 av = load4(a_tile[p], owned(ty, 4 * half));
+        const float4 bv = load4(b_tile[p], owned(tx, 4 * half));
         a_frag[4 * half] = av.x, a_frag[4 * half + 1] = av.y;
         a_frag[4 * half + 2] = av.z, a_frag[4 * half + 3] = av.w;
         b_frag[4 * half] = bv.x, b_frag[4 * half + 1] = bv.y;
@@ -428,7 +441,7 @@ Report run_lesson(const Options& opt) {
        grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads},
       {"tiled_16x16", "matmul_tiled<16>", matmul_tiled<16>, tiles(16, 16), 16 * 16},
       {"tiled_32x32", "matmul_tiled<32>", matmul_tiled<32>, tiles(32, 32), 32 * 32},
-      {"register_tiled_8x8", "matmul_register_tiled", matmul_register_tiled,
+      {"register_tiled_8x8", "matmul_register_tiled", matmul_register_tiled<>,
        tiles(kRegTileM, kRegTileN), kRegThreads},
   };
 
@@ -469,6 +482,62 @@ Report run_lesson(const Options& opt) {
   return report;
 }
 
+/**
+ * @brief A kernel of the chapter for --explain: one block computing one tile of C, over one
+ *        step along K (@p m x @p n x @p k), with small integers as entries so that every sum
+ *        is exact and C is compared with the CPU exactly.
+ * @param a_columns, b_columns the row lengths of the kernel's a_tile and b_tile.
+ */
+ExplainedKernel explain_matmul(const std::string& name, MatmulKernel plain, MatmulKernel recorded,
+                               int threads, int64_t m, int64_t n, int64_t k, int a_columns,
+                               int b_columns, uint64_t seed) {
+  const auto entries = [&](int64_t count, uint64_t s) {
+    const std::vector<int32_t> ints = random_ints(count, s, -4, 4);
+    return std::vector<float>(ints.begin(), ints.end());
+  };
+  const std::vector<float> a = entries(m * k, seed), b = entries(k * n, seed + 1);
+  std::vector<float> want(m * n, 0.0f);
+  for (int64_t r = 0; r < m; ++r) {
+    for (int64_t c = 0; c < n; ++c) {
+      for (int64_t p = 0; p < k; ++p) want[r * n + c] += a[r * k + p] * b[p * n + c];
+    }
+  }
+  const auto d_a = std::make_shared<DeviceBuffer<float>>(a);
+  const auto d_b = std::make_shared<DeviceBuffer<float>>(b);
+  const auto d_c = std::make_shared<DeviceBuffer<float>>(m * n);
+  ExplainedKernel e;
+  e.kernel = name;
+  e.launch = "one block of " + std::to_string(threads) + " threads: C (" + std::to_string(m) +
+             " x " + std::to_string(n) + ") = A * B with K = " + std::to_string(k);
+  e.arrays = {{"a_tile", a_columns}, {"b_tile", b_columns}};
+  e.run = [=](bool record) {
+    d_c->poison();
+    (record ? recorded : plain)<<<1, threads>>>(d_a->data(), d_b->data(), d_c->data(), m, n, k,
+                                                BlockCycleSlots{});
+    CUDA_CHECK(cudaGetLastError());
+    const std::vector<float> got = d_c->to_host();
+    int64_t wrong = 0;
+    for (size_t i = 0; i < got.size(); ++i) wrong += got[i] != want[i];
+    return ExplainResult{wrong == 0, wrong == 0 ? "C = CPU exactly"
+                                                : std::to_string(wrong) + " entries of C wrong"};
+  };
+  return e;
+}
+
+//! [explain]
+/// --explain: the tiled kernel (16 x 16) and the register-tiled kernel, one block each.
+Explanation explain_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  return explain_kernels(
+      kChapter.id, device,
+      {explain_matmul("matmul_tiled<16>", matmul_tiled<16>, matmul_tiled<16, true>, 16 * 16, 16,
+                      16, 16, 16, 16, opt.seed),
+       explain_matmul("matmul_register_tiled", matmul_register_tiled<>,
+                      matmul_register_tiled<true>, kRegThreads, kRegTileM, kRegTileN, kRegTileK,
+                      kATileStride, kRegTileN, opt.seed)});
+}
+//! [explain]
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -481,5 +550,6 @@ int main(int argc, char** argv) {
   // The page's table is measured at 4096^3 with --m 4096 --n 4096 --k 4096 --reps 10.
   spec.default_m = spec.default_n = spec.default_k = 2048;
   spec.default_reps = 5;
-  return run_main(argc, argv, spec, run_lesson);
+  spec.extra = {explain_option()};
+  return run_main(argc, argv, spec, run_lesson, explain_lesson);
 }

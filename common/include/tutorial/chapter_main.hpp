@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "tutorial/errors.hpp"
+#include "tutorial/explain_report.hpp"
 #include "tutorial/options.hpp"
 #include "tutorial/report.hpp"
 
@@ -38,6 +39,27 @@ int run_program(int argc, char** argv, const OptionSpec& spec, Body body) {
   }
 }
 
+/// Runs @p lesson with @p options, prints its report (text or JSON, and the JSON file named by
+/// TUTORIAL_REPORT_JSON) and returns the exit code.
+template <typename Lesson>
+int report_lesson(const OptionSpec& spec, const Options& options, Lesson lesson) {
+  const Report report = lesson(options);
+  if (!report.rows.empty() && report.headline_row() == nullptr) {  // declared once, kept true
+    throw std::logic_error("the headline '" + report.headline + "' names no row");
+  }
+  if (options.json) {
+    print_json(std::cout, report);
+  } else {
+    print_text(std::cout, report);
+  }
+  if (const char* path = std::getenv("TUTORIAL_REPORT_JSON")) {
+    std::ofstream file(path);
+    print_json(file, report);
+    if (!file) std::cerr << spec.program << ": could not write the JSON report to " << path << "\n";
+  }
+  return report.verified() ? kExitVerified : kExitWrongResult;
+}
+
 /**
  * @brief Parses the options, runs @p lesson, prints its report and returns the exit code.
  *
@@ -52,23 +74,34 @@ int run_program(int argc, char** argv, const OptionSpec& spec, Body body) {
  */
 template <typename Lesson>
 int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson) {
-  return run_program(argc, argv, spec, [&](const Options& options) {
-    const Report report = lesson(options);
-    if (!report.rows.empty() && report.headline_row() == nullptr) {  // declared once, kept true
-      throw std::logic_error("the headline '" + report.headline + "' names no row");
-    }
+  return run_program(argc, argv, spec,
+                     [&](const Options& options) { return report_lesson(spec, options, lesson); });
+}
+
+/// The --explain flag of the chapters whose lesson is an access pattern.
+inline ExtraOption explain_option() {
+  return {"--explain", "",
+          "print the shared-memory banks and turns of each warp's accesses, recorded "
+          "from the kernels (with --json: as JSON)"};
+}
+
+/**
+ * @brief run_main() for a chapter with --explain (explain_option() in spec.extra): with the
+ *        flag, @p explain (which takes the Options and returns an Explanation) runs instead of
+ *        the lesson, and its tables (or, with --json, its JSON) are printed. Exit 0 when every
+ *        recorded kernel computed the right result, 1 otherwise; errors as in run_main().
+ */
+template <typename Lesson, typename Explain>
+int run_main(int argc, char** argv, const OptionSpec& spec, Lesson lesson, Explain explain) {
+  return run_program(argc, argv, spec, [&](const Options& options) -> int {
+    if (!options.has("--explain")) return report_lesson(spec, options, lesson);
+    const Explanation e = explain(options);
     if (options.json) {
-      print_json(std::cout, report);
+      print_explanation_json(std::cout, e);
     } else {
-      print_text(std::cout, report);
+      print_explanation_text(std::cout, e);
     }
-    if (const char* path = std::getenv("TUTORIAL_REPORT_JSON")) {
-      std::ofstream file(path);
-      print_json(file, report);
-      if (!file)
-        std::cerr << spec.program << ": could not write the JSON report to " << path << "\n";
-    }
-    return report.verified() ? kExitVerified : kExitWrongResult;
+    return e.verified() ? kExitVerified : kExitWrongResult;
   });
 }
 
