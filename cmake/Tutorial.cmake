@@ -39,13 +39,15 @@ function(tutorial_add_to_suite number target)
   add_dependencies(suite_${number} ${target})
 endfunction()
 
-# tutorial_add_chapter(<NN_name> SOURCES <files> [LIBS <targets>] [CPU_ONLY]
+# tutorial_add_chapter(<NN_name> SOURCES <files> [LIBS <targets>] [CPU_ONLY] [EXPLAIN]
 #                      [TEST_ARGS <args>...])
 # Adds the executable chNN_name, links the common library, and registers CTest tests:
 #   chapter.NN.run    runs it at a small awkward size (exit 77 = skipped on a machine with no GPU)
 #   chapter.NN.usage  a bad size must be a usage error (exit 2 and the usage), GPU or not
+#   chapter.NN.explain  (EXPLAIN: the chapter has --explain) its recorded kernels compute the
+#                     right results (exit 0; 77 = skipped without a GPU)
 function(tutorial_add_chapter name)
-  cmake_parse_arguments(ARG "CPU_ONLY" "" "SOURCES;LIBS;TEST_ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "CPU_ONLY;EXPLAIN" "" "SOURCES;LIBS;TEST_ARGS" ${ARGN})
   string(SUBSTRING "${name}" 0 2 number)
   set(target ch${name})
   add_executable(${target} ${ARG_SOURCES})
@@ -69,6 +71,10 @@ function(tutorial_add_chapter name)
     COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${target}>;--n;0" -DEXPECT_CODE=2
             "-DEXPECT_REGEX=error: .*usage:" -P ${PROJECT_SOURCE_DIR}/tools/expect_exit.cmake)
   set_tests_properties(chapter.${number}.usage PROPERTIES LABELS "cpu")
+  if(ARG_EXPLAIN)
+    add_test(NAME chapter.${number}.explain COMMAND ${target} --explain)
+    set_tests_properties(chapter.${number}.explain PROPERTIES SKIP_RETURN_CODE 77 LABELS "gpu")
+  endif()
 endfunction()
 
 # tutorial_add_exercise(<NN_name> LEARNER_FILES <files> CHECKER <file> [LIBS <targets>]

@@ -11,12 +11,14 @@
 #      side-by-side comparison again at n = 2^28;
 #   6. profiles every chapter with Nsight Compute (tools/profile.py), runs chapter 04's unsafe
 #      warp demonstration, and redraws the side-by-side chart and roofline with the profile;
+#   7. checks --explain (chapters 03, 04, 06, 07) against Nsight Compute's shared-memory
+#      counters (tools/explain_check.py) and draws its pictures (tools/draw_banks.py);
 #   then prints the summary last.
 # With --only, step 1 builds just those chapters (preset gpu-suite) and runs their tests.
 # With --steps, only the named steps run after the build (the whole suite does not fit in one
 # 10-minute call of the device tool on a cold machine; two calls with halves of it do):
 #   readme (the README's commands; without it, a plain build), sizes, checkers, sanitizers,
-#   flush, compare28, profile.
+#   flush, compare28, profile, explain.
 # Logs go to build-suite/out; where $OUT is set (the device tool), they are also packed into
 # $OUT/suite_logs.tar.gz with the comparison's JSON and chart. Exit 0 only when all passed.
 #
@@ -27,7 +29,7 @@ root=$(pwd)
 source tools/suite_lib.sh
 out=$root/build-suite/out
 only=""
-steps="readme sizes checkers sanitizers flush compare28 profile"
+steps="readme sizes checkers sanitizers flush compare28 profile explain"
 while [ $# -gt 0 ]; do
   case $1 in
     --only) only=$2; shift 2 ;;
@@ -164,12 +166,20 @@ for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9][0-9]_check; do
   sanitized+=("$name")
   args=""
   [[ $name == ch* ]] && args="$(read_args "$name" | head -n 1) --reps 1"
+  # The recorded kernels of --explain too (they are the chapter's kernels with recording on).
+  explain=""
+  "$exe" --help 2>/dev/null | grep -q -- --explain && explain=yes
   for tool in "${tools[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.2; done
     log="$out/sanitizer_${name}_$tool.log"
     # shellcheck disable=SC2086
     ( compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" $args >"$log" 2>&1
-      echo $? >"$log.rc" ) &
+      rc=$?
+      if [ "$rc" -eq 0 ] && [ -n "$explain" ]; then
+        compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" --explain >>"$log" 2>&1
+        rc=$?
+      fi
+      echo $rc >"$log.rc" ) &
   done
 done
 wait
@@ -218,6 +228,22 @@ if want profile; then
   # The chart and roofline again, now with the bytes the profile saw moved.
   python3 tools/compare.py --bin "$bin" --out "$out" --profile "$out/profile/profile.json" \
     "${only_args[@]}" >"$out/compare_profiled.log" 2>&1 || failed=1
+fi
+
+if want explain; then
+  step "--explain against Nsight Compute, and its pictures"
+  if python3 tools/explain_check.py --bin "$bin" --out "$out/explain" "${only_args[@]}" \
+      >"$out/explain_check.log" 2>&1; then
+    record "$(printf '%-26s %s' explain_check "$(grep -c '| yes |' "$out/explain_check.log") kernels agree exactly, $(grep -c 'compiled differently' "$out/explain_check.log") compiled differently (explain_check.md)")"
+  else
+    failed=1; tail -20 "$out/explain_check.log"
+    record "$(printf '%-26s FAILED (see explain_check.log)' explain_check)"
+  fi
+  for json in "$out"/explain/*_explain.json; do
+    [ -e "$json" ] || continue
+    python3 tools/draw_banks.py "$json" --out "$out/explain/svg" >>"$out/explain_check.log" 2>&1 || failed=1
+  done
+  rm -f "$out"/explain/*.ncu-rep
 fi
 
 echo
