@@ -180,9 +180,11 @@ class SharedRecorder {
       throw CudaError("the recorded launch made " + std::to_string(count) +
                       " shared accesses, more than the recorder holds");
     }
-    std::vector<SharedAccessRecord> all = records_.to_host();
-    all.resize(count);
-    return all;
+    // Only the records written: the rest of the buffer was never initialized.
+    std::vector<SharedAccessRecord> written(count);
+    CUDA_CHECK(cudaMemcpy(written.data(), records_.data(), count * sizeof(SharedAccessRecord),
+                          cudaMemcpyDeviceToHost));
+    return written;
   }
 
  private:
