@@ -143,7 +143,7 @@ __global__ void reduce_last_warp_syncwarp(const T* __restrict__ in, int64_t n,
   const BlockClock started = block_clock_start();
   __shared__ long long partial_memory[kBlockThreads];
   const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
-  load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);  // 64 values left
+  load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);       // 64 values left
   const int lane = threadIdx.x;
   if (lane < kWarpThreads) {
     long long sum = partial[lane] + partial[lane + kWarpThreads];

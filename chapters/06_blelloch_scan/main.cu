@@ -338,8 +338,8 @@ __global__ void explain_tree_scan(const int32_t* in, long long* out) {
 /// The tree of step 1 (Padded = false) or 2 for --explain, checked against the CPU's scan.
 template <bool Padded>
 ExplainedKernel explain_tree(uint64_t seed) {
-  const std::vector<int32_t> host = random_ints(kExplainCount, seed, -kReductionInputBound,
-                                                kReductionInputBound);
+  const std::vector<int32_t> host =
+      random_ints(kExplainCount, seed, -kReductionInputBound, kReductionInputBound);
   std::vector<long long> want(kExplainCount);
   const std::vector<int64_t> inclusive = reference_inclusive_scan(host);
   for (int i = 0; i < kExplainCount; ++i) want[i] = inclusive[i] - host[i];  // exclusive
@@ -347,19 +347,20 @@ ExplainedKernel explain_tree(uint64_t seed) {
   const auto out = std::make_shared<DeviceBuffer<long long>>(kExplainCount);
   ExplainedKernel k;
   k.kernel = std::string("tree_exclusive_scan<") + (Padded ? "padded" : "not padded") + ">";
-  k.launch = "one warp scanning " + std::to_string(kExplainCount) +
-             " int64 values (explain_tree_scan)";
+  k.launch =
+      "one warp scanning " + std::to_string(kExplainCount) + " int64 values (explain_tree_scan)";
   k.arrays = {{"tree", 0}};
   k.run = [=](bool record) {
     out->poison();
-    (record ? explain_tree_scan<Padded, true> : explain_tree_scan<Padded, false>)<<<
-        1, kExplainThreads>>>(in->data(), out->data());
+    (record ? explain_tree_scan<Padded, true>
+            : explain_tree_scan<Padded, false>)<<<1, kExplainThreads>>>(in->data(), out->data());
     CUDA_CHECK(cudaGetLastError());
     const std::vector<long long> got = out->to_host();
     int wrong = 0;
     for (int i = 0; i < kExplainCount; ++i) wrong += got[i] != want[i];
-    return ExplainResult{wrong == 0, wrong == 0 ? "all 64 prefix sums = CPU"
-                                                : std::to_string(wrong) + " of 64 prefix sums wrong"};
+    return ExplainResult{wrong == 0, wrong == 0
+                                         ? "all 64 prefix sums = CPU"
+                                         : std::to_string(wrong) + " of 64 prefix sums wrong"};
   };
   return k;
 }

@@ -518,8 +518,8 @@ ExplainedKernel explain_matmul(const std::string& name, MatmulKernel plain, Matm
     const std::vector<float> got = d_c->to_host();
     int64_t wrong = 0;
     for (size_t i = 0; i < got.size(); ++i) wrong += got[i] != want[i];
-    return ExplainResult{wrong == 0, wrong == 0 ? "C = CPU exactly"
-                                                : std::to_string(wrong) + " entries of C wrong"};
+    return ExplainResult{
+        wrong == 0, wrong == 0 ? "C = CPU exactly" : std::to_string(wrong) + " entries of C wrong"};
   };
   return e;
 }
@@ -530,11 +530,11 @@ Explanation explain_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   return explain_kernels(
       kChapter.id, device,
-      {explain_matmul("matmul_tiled<16>", matmul_tiled<16>, matmul_tiled<16, true>, 16 * 16, 16,
-                      16, 16, 16, 16, opt.seed),
-       explain_matmul("matmul_register_tiled", matmul_register_tiled<>,
-                      matmul_register_tiled<true>, kRegThreads, kRegTileM, kRegTileN, kRegTileK,
-                      kATileStride, kRegTileN, opt.seed)});
+      {explain_matmul("matmul_tiled<16>", matmul_tiled<16>, matmul_tiled<16, true>, 16 * 16, 16, 16,
+                      16, 16, 16, opt.seed),
+       explain_matmul("matmul_register_tiled", matmul_register_tiled<>, matmul_register_tiled<true>,
+                      kRegThreads, kRegTileM, kRegTileN, kRegTileK, kATileStride, kRegTileN,
+                      opt.seed)});
 }
 //! [explain]
 

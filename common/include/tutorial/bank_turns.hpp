@@ -48,7 +48,7 @@ struct SharedAccessRecord {
 /// A shared array a kernel traces, as the table names it.
 struct TracedArray {
   std::string name;  ///< "partial"
-  int columns = 0;   ///< row length of a 2-D array (element [r][c] is index r * columns + c); 0: 1-D
+  int columns = 0;  ///< row length of a 2-D array (element [r][c] is index r * columns + c); 0: 1-D
 };
 
 /// One warp-wide access: the lanes that issued one instruction together.
@@ -75,8 +75,9 @@ inline std::vector<WarpAccess> group_warp_accesses(const std::vector<SharedAcces
   }
   std::vector<WarpAccess> accesses;
   for (auto& [key, access] : by_key) {
-    std::sort(access.lanes.begin(), access.lanes.end(),
-              [](const SharedAccessRecord& x, const SharedAccessRecord& y) { return x.lane < y.lane; });
+    std::sort(
+        access.lanes.begin(), access.lanes.end(),
+        [](const SharedAccessRecord& x, const SharedAccessRecord& y) { return x.lane < y.lane; });
     accesses.push_back(std::move(access));
   }
   return accesses;
@@ -102,7 +103,8 @@ inline std::array<int, kSharedBanks> words_per_bank(const WarpAccess& access, in
     }
   }
   std::array<int, kSharedBanks> count{};
-  for (int bank = 0; bank < kSharedBanks; ++bank) count[bank] = static_cast<int>(words[bank].size());
+  for (int bank = 0; bank < kSharedBanks; ++bank)
+    count[bank] = static_cast<int>(words[bank].size());
   return count;
 }
 
@@ -160,7 +162,8 @@ inline int fewest_turns(const WarpAccess& access) {
     int fewest = std::max(1, (total + kSharedBanks - 1) / kSharedBanks);
     if (access.store) {
       int groups = 0;
-      for (int g = first; g < first + lanes; g += group_lanes) groups += any_lane(access, g, group_lanes);
+      for (int g = first; g < first + lanes; g += group_lanes)
+        groups += any_lane(access, g, group_lanes);
       fewest = std::max(fewest, groups);
     }
     turns += fewest;

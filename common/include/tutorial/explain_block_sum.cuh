@@ -28,8 +28,8 @@ inline ExplainedKernel explain_block_sum(const std::string& kernel, BlockSumKern
   const auto out = std::make_shared<DeviceBuffer<long long>>(1);
   ExplainedKernel k;
   k.kernel = kernel;
-  k.launch = "one block of " + std::to_string(threads) + " threads on " +
-             std::to_string(elements) + " random ints";
+  k.launch = "one block of " + std::to_string(threads) + " threads on " + std::to_string(elements) +
+             " random ints";
   k.arrays = {{"partial", 0}};
   k.run = [=](bool record) {
     const Check c = check_device_sum(kernel, out->data(), input->sum, [&] {

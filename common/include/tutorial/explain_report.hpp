@@ -17,9 +17,9 @@ namespace tutorial {
 
 /// One kernel, recorded: its launch, its arrays and its accesses.
 struct KernelExplanation {
-  std::string kernel;   ///< the kernel (and template arguments), as in the chapter's source
-  std::string launch;   ///< "one block of 256 threads on 256 random ints"
-  std::string result;   ///< "sum checked against the CPU: right" (or what went wrong)
+  std::string kernel;  ///< the kernel (and template arguments), as in the chapter's source
+  std::string launch;  ///< "one block of 256 threads on 256 random ints"
+  std::string result;  ///< "sum checked against the CPU: right" (or what went wrong)
   bool verified = false;
   std::vector<TracedArray> arrays;
   std::vector<WarpAccess> accesses;
@@ -101,13 +101,11 @@ inline void print_explanation_json(std::ostream& out, const Explanation& e) {
     const std::vector<AccessRow> rows = table_rows(k.accesses);
     for (size_t r = 0; r < rows.size(); ++r) {
       const AccessRow& row = rows[r];
-      out << (r ? ", " : "") << "{\"number\": " << row.number + 1
-          << ", \"op\": " << json_string((row.store ? "st." : "ld.") + std::to_string(8 * row.bytes))
-          << ", \"elements\": "
-          << json_string(describe_elements(row.first, k.arrays.at(row.array)))
+      out << (r ? ", " : "") << "{\"number\": " << row.number + 1 << ", \"op\": "
+          << json_string((row.store ? "st." : "ld.") + std::to_string(8 * row.bytes))
+          << ", \"elements\": " << json_string(describe_elements(row.first, k.arrays.at(row.array)))
           << ", \"warps\": " << json_string(describe_values(row.warps))
-          << ", \"lanes\": " << json_string(lane_map(row.first))
-          << ", \"words_per_bank\": [";
+          << ", \"lanes\": " << json_string(lane_map(row.first)) << ", \"words_per_bank\": [";
       const auto words = words_per_bank(row.first);
       for (int b = 0; b < kSharedBanks; ++b) out << (b ? ", " : "") << words[b];
       out << "], \"turns\": " << bank_turns(row.first) << ", \"turns_all\": " << row.turns_all

@@ -32,7 +32,7 @@ namespace tutorial {
 /// Where the records go: set by SharedRecorder before a recorded launch.
 struct SharedTraceSink {
   SharedAccessRecord* records;
-  unsigned* count;          ///< records written so far (may pass capacity: then some are lost)
+  unsigned* count;  ///< records written so far (may pass capacity: then some are lost)
   unsigned capacity;
   unsigned* warp_accesses;  ///< per warp of the block: accesses numbered so far
 };
