@@ -8,12 +8,16 @@
 
 namespace exercise02 {
 
+//! [exercise_2_1]
 /// Exercise 2.1: the largest of @p n ints at @p d_in (device memory), computed by one block.
 /// @pre n >= 1. The values may all be negative.
 int32_t block_max(const int32_t* d_in, int64_t n);
+//! [exercise_2_1]
 
+//! [exercise_2_2]
 /// Exercise 2.2: the sum of x^3 over @p n ints at @p d_in, by one block of @p threads threads.
 /// @pre n >= 1; 1 <= threads <= 1024 (any count, not only powers of two); |x| <= 10000.
 int64_t block_sum_of_cubes(const int32_t* d_in, int64_t n, int threads);
+//! [exercise_2_2]
 
 }  // namespace exercise02

@@ -9,16 +9,20 @@
 
 namespace exercise03 {
 
+//! [exercise_3_1]
 /// Exercise 3.1: the maximum of each group of 256 consecutive ints at @p d_in (device
 /// memory), one block per group, by the bitmask tree. Element b of the result is the maximum
 /// of d_in[256 b, min(256 (b + 1), n)).
 /// @pre n >= 1. The values may all be negative.
 std::vector<int32_t> block_maxima(const int32_t* d_in, int64_t n);
+//! [exercise_3_1]
 
+//! [exercise_3_2]
 /// Exercise 3.2: the sum of each group of @p threads consecutive ints at @p d_in, one block of
 /// @p threads threads per group, by the bitmask tree. Element b of the result is the sum of
 /// d_in[threads b, min(threads (b + 1), n)).
 /// @pre n >= 1; 1 <= threads <= 1024 (any count, not only powers of two).
 std::vector<int64_t> block_sums_any_size(const int32_t* d_in, int64_t n, int threads);
+//! [exercise_3_2]
 
 }  // namespace exercise03

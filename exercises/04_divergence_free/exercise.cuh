@@ -19,16 +19,20 @@ struct MinMax {
 constexpr int kMinMaxThreads = 256;
 constexpr int kMinMaxLoads = 4;
 
+//! [exercise_4_1]
 /// Exercise 4.1: the minimum and maximum of each group of kMinMaxThreads * kMinMaxLoads
 /// consecutive ints at @p d_in, in one pass: sequential addressing, then the last warp with
 /// __shfl_down_sync. Element b of the result covers d_in[1024 b, min(1024 (b + 1), n)).
 /// @pre n >= 1.
 std::vector<MinMax> block_min_max(const int32_t* d_in, int64_t n);
+//! [exercise_4_1]
 
+//! [exercise_4_2]
 /// Exercise 4.2: the sum of each group of 4 * @p threads consecutive ints at @p d_in, by one
 /// block of @p threads threads per group, with warp shuffles and one barrier. Element b of the
 /// result is the sum of d_in[4 threads b, min(4 threads (b + 1), n)).
 /// @pre n >= 1; threads is a multiple of 32 and at most 1024 (not only powers of two).
 std::vector<int64_t> block_sums_shuffle(const int32_t* d_in, int64_t n, int threads);
+//! [exercise_4_2]
 
 }  // namespace exercise04

@@ -16,11 +16,13 @@ struct Moments {
   double m2;
 };
 
+//! [exercise_5_1]
 /// Exercise 5.1: the moments of the @p n floats at @p d_in (device memory), in one pass over
 /// the data: every thread keeps running moments, and moments merge pairwise (Chan et al.)
 /// through warp shuffles, blocks, and a second launch over the block results.
 /// @pre n >= 1.
 Moments mean_variance(const float* d_in, int64_t n);
+//! [exercise_5_1]
 
 /// A maximum and where it first occurs.
 struct ArgMax {
@@ -28,9 +30,11 @@ struct ArgMax {
   int64_t index;
 };
 
+//! [exercise_5_2]
 /// Exercise 5.2: the largest of the @p n ints at @p d_in and the smallest index holding it,
 /// by a grid-stride loop and one 64-bit atomicMax per block on a packed (value, index) key.
 /// @pre 1 <= n < 2^32.
 ArgMax grid_argmax(const int32_t* d_in, int64_t n);
+//! [exercise_5_2]
 
 }  // namespace exercise05

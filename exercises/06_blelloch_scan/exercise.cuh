@@ -73,6 +73,7 @@ __device__ T block_exclusive_scan(T* tree, int count, T identity, Op op, Slot sl
   return all;
 }
 
+//! [exercise_6_1]
 /// Exercise 6.1: the slot of element @p i in a padded tree of elements of @p element_bytes
 /// (4 or 8) bytes, such that the tree's strided accesses have no bank conflicts.
 /// @pre 0 <= i < 4096.
@@ -81,22 +82,29 @@ __host__ __device__ int padded_slot(int i, int element_bytes);
 /// Exercise 6.1: exclusive sum of @p n <= 2048 int32 values into int64, by one block whose
 /// tree uses padded_slot().
 void exclusive_scan_padded(const int32_t* d_in, int n, int64_t* d_out);
+//! [exercise_6_1]
 
+//! [exercise_6_2]
 /// Exercise 6.2: inclusive sum of @p n int32 values into int64 by one block, in one pass.
 /// @pre 1 <= n <= 2048.
 void inclusive_scan_tile(const int32_t* d_in, int n, int64_t* d_out);
+//! [exercise_6_2]
 
 /// The predicate of exercise 6.3: keep the multiples of 3.
 __host__ __device__ inline bool keep(int32_t x) {
   return x % 3 == 0;
 }
 
+//! [exercise_6_3]
 /// Exercise 6.3: copies the elements x of @p d_in with keep(x) to the front of @p d_out, in
 /// their order, and returns how many. @pre n >= 1; d_out has room for n elements.
 int64_t compact(const int32_t* d_in, int64_t n, int32_t* d_out);
+//! [exercise_6_3]
 
+//! [exercise_6_4]
 /// Exercise 6.4: out[i] = max(in[0], ..., in[i]) for any @p n, 1 <= n <= 2048 * 2048.
 void inclusive_max_scan(const int32_t* d_in, int64_t n, int32_t* d_out);
+//! [exercise_6_4]
 
 /// For exercise 6.3: an exclusive sum of @p n int64 values at @p d_in into @p d_out, on the
 /// device (cub::DeviceScan::ExclusiveSum, with its temporary storage).
