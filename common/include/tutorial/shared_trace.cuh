@@ -55,15 +55,16 @@ __device__ inline void record_shared_access(const void* p, int bytes, bool store
   number = __shfl_sync(together, number, leader);
   const unsigned slot = atomicAdd(sink.count, 1u);
   if (slot < sink.capacity) {
-    SharedAccessRecord& r = sink.records[slot];
-    r.warp_access = number;
-    r.address = static_cast<uint32_t>(__cvta_generic_to_shared(p));
-    r.index = index;
-    r.warp = static_cast<uint8_t>(warp);
-    r.lane = static_cast<uint8_t>(lane);
-    r.bytes = static_cast<uint8_t>(bytes);
-    r.store = store ? 1 : 0;
-    r.array = static_cast<uint8_t>(array);
+    // One whole record, padding included (zeroed): every byte the host copies is written.
+    sink.records[slot] = SharedAccessRecord{number,
+                                            static_cast<uint32_t>(__cvta_generic_to_shared(p)),
+                                            index,
+                                            static_cast<uint8_t>(warp),
+                                            static_cast<uint8_t>(lane),
+                                            static_cast<uint8_t>(bytes),
+                                            static_cast<uint8_t>(store ? 1 : 0),
+                                            static_cast<uint8_t>(array),
+                                            {0, 0, 0}};
   }
 }
 
