@@ -77,59 +77,77 @@ function(tutorial_add_chapter name)
   endif()
 endfunction()
 
-# tutorial_add_exercise(<NN_name> LEARNER_FILES <files> CHECKER <file> [LIBS <targets>]
-#                       [CPU_ONLY])
-# The learner edits LEARNER_FILES in exercises/NN_name; solutions/NN_name holds the completed
-# version of exactly those files. The checker is built twice:
-#   exNN_check   against the learner's files (what `grade` runs)
-#   solNN_check  against the solutions (must pass: CTest test solution.NN)
-# plus the test exercise.NN.todo (the untouched exercise must fail and say TODO) and
-# exercise.NN.files (solutions/ holds exactly the learner's files, completed).
-function(tutorial_add_exercise name)
-  cmake_parse_arguments(ARG "CPU_ONLY" "CHECKER" "LEARNER_FILES;LIBS" ${ARGN})
+# tutorial_add_exercise(<id> <file> [CPU_ONLY] [LIBS <targets>])
+# Exercise <id> (e.g. 4.1) of the exercises/NN_name directory that calls it: the learner edits
+# <file> there, solutions/NN_name/<file> is its completed version, and check_<file> (.cpp for
+# CPU_ONLY, else .cu) grades it. One exercise, one program, so that an exercise that does not
+# build or crashes or hangs takes no other exercise with it. Targets:
+#   ex<id>_check   the checker built with the learner's file (what the grader builds and runs)
+#   sol<id>_check  the same checker with the solution (CTest solution.<id>: must pass)
+# The grade targets (tools/CMakeLists.txt) list the exercises registered here; with
+# TUTORIAL_CHECK_EXERCISE_STATE (CI) also the tests of the repository's own state:
+#   exercise.<id>.todo   the learner's file as shipped says TODO
+#   exercise.<id>.files  solutions/NN_name/<file> completes it (exercises/CMakeLists.txt
+#                        checks that solutions/ holds nothing else)
+function(tutorial_add_exercise id file)
+  cmake_parse_arguments(ARG "CPU_ONLY" "" "LIBS" ${ARGN})
+  get_filename_component(name ${CMAKE_CURRENT_SOURCE_DIR} NAME)
   string(SUBSTRING "${name}" 0 2 number)
-  set(exercise_dir ${PROJECT_SOURCE_DIR}/exercises/${name})
-  set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
+  get_filename_component(stem ${file} NAME_WE)
   if(ARG_CPU_ONLY)
-    set(common_lib tutorial::host)
+    set(kind cpu)
+    set(checker ${CMAKE_CURRENT_SOURCE_DIR}/check_${stem}.cpp)
   else()
-    set(common_lib tutorial::cuda)
+    set(kind gpu)
+    set(checker ${CMAKE_CURRENT_SOURCE_DIR}/check_${stem}.cu)
   endif()
+  set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
+  tutorial_add_checker(ex${id}_check ${checker} ${CMAKE_CURRENT_SOURCE_DIR}/${file} ${kind}
+                       "${ARG_LIBS}")
+  tutorial_add_checker(sol${id}_check ${checker} ${solution_dir}/${file} ${kind} "${ARG_LIBS}")
+  tutorial_add_to_suite(${number} ex${id}_check)
+  tutorial_add_to_suite(${number} sol${id}_check)
+  add_dependencies(exercise_checkers ex${id}_check sol${id}_check)
+  # What the grade targets and tests/wrong_answers need to know about the exercise.
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_EXERCISES "${id}:ex${id}_check:${kind}:${file}")
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_SOLUTIONS "${id}:sol${id}_check:${kind}:${file}")
+  set_property(GLOBAL PROPERTY TUTORIAL_EXERCISE_${id}
+               "${checker};${solution_dir}/${file};${kind};${ARG_LIBS}")
 
-  foreach(flavour IN ITEMS ex sol)
-    if(flavour STREQUAL "ex")
-      set(learner_dir ${exercise_dir})
-    else()
-      set(learner_dir ${solution_dir})
-    endif()
-    set(target ${flavour}${number}_check)
-    list(TRANSFORM ARG_LEARNER_FILES PREPEND ${learner_dir}/ OUTPUT_VARIABLE learner_sources)
-    add_executable(${target} ${exercise_dir}/${ARG_CHECKER} ${learner_sources})
-    # The exercise directory holds the header the checker and the learner's files share.
-    target_include_directories(${target} PRIVATE ${exercise_dir})
-    target_link_libraries(${target} PRIVATE ${common_lib} ${ARG_LIBS})
-    set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${TUTORIAL_BIN_DIR})
-    add_dependencies(exercise_checkers ${target})
-    tutorial_add_to_suite(${number} ${target})
-  endforeach()
-  set_property(GLOBAL APPEND PROPERTY TUTORIAL_EXERCISE_CHECKERS ex${number}_check)
-  set_property(GLOBAL APPEND PROPERTY TUTORIAL_SOLUTION_CHECKERS sol${number}_check)
-
-  add_test(NAME solution.${number} COMMAND sol${number}_check)
-  set_tests_properties(solution.${number} PROPERTIES SKIP_RETURN_CODE 77 LABELS "gpu")
+  add_test(NAME solution.${id} COMMAND sol${id}_check)
+  set_tests_properties(solution.${id} PROPERTIES SKIP_RETURN_CODE 77 LABELS "gpu")
   # The repository's own state: the exercises as shipped (every one TODO) and solutions/ as
-  # their completed copies. A learner's work changes that state on purpose, so these two tests
+  # their completed copies. A learner's work changes that state on purpose, so these tests
   # exist only where TUTORIAL_CHECK_EXERCISE_STATE is on (CI), never in a learner's ctest.
   if(TUTORIAL_CHECK_EXERCISE_STATE)
-    add_test(NAME exercise.${number}.todo COMMAND ex${number}_check)
-    set_tests_properties(exercise.${number}.todo PROPERTIES
-      PASS_REGULAR_EXPRESSION "TODO" SKIP_RETURN_CODE 77 LABELS "gpu")
-    add_test(NAME exercise.${number}.files
-      COMMAND ${CMAKE_COMMAND} -DEXERCISE_DIR=${exercise_dir} -DSOLUTION_DIR=${solution_dir}
-              "-DLEARNER_FILES=${ARG_LEARNER_FILES}"
+    add_test(NAME exercise.${id}.todo COMMAND ex${id}_check)
+    set_tests_properties(exercise.${id}.todo PROPERTIES
+      PASS_REGULAR_EXPRESSION "^TODO  ${id}" SKIP_RETURN_CODE 77 LABELS "gpu")
+    add_test(NAME exercise.${id}.files
+      COMMAND ${CMAKE_COMMAND} -DEXERCISE_DIR=${CMAKE_CURRENT_SOURCE_DIR}
+              -DSOLUTION_DIR=${solution_dir} -DLEARNER_FILE=${file}
               -P ${PROJECT_SOURCE_DIR}/tools/check_solution_files.cmake)
-    set_tests_properties(exercise.${number}.files PROPERTIES LABELS "cpu")
+    set_tests_properties(exercise.${id}.files PROPERTIES LABELS "cpu")
   endif()
+endfunction()
+
+# tutorial_add_checker(<target> <checker> <learner_file> <gpu|cpu> <libs>)
+# One checker program: the checker's source, the file it grades, the exercise directory's
+# header (exercise.hpp/.cuh) on the include path, its path as TUTORIAL_LEARNER_FILE, and -lineinfo so that compute-sanitizer's
+# reports name the learner's lines.
+function(tutorial_add_checker target checker learner_file kind libs)
+  get_filename_component(exercise_dir ${checker} DIRECTORY)
+  add_executable(${target} ${checker} ${learner_file})
+  target_include_directories(${target} PRIVATE ${exercise_dir})
+  # Where the graded file is, for checks that read it (e.g. exercise 1.1's ban on wide types).
+  target_compile_definitions(${target} PRIVATE TUTORIAL_LEARNER_FILE="${learner_file}")
+  if(kind STREQUAL "cpu")
+    target_link_libraries(${target} PRIVATE tutorial::host ${libs})
+  else()
+    target_link_libraries(${target} PRIVATE tutorial::cuda ${libs})
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  endif()
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${TUTORIAL_BIN_DIR})
 endfunction()
 
 # tutorial_add_numbered_subdirectories(): adds every NN_name directory below the current one

@@ -1,26 +1,19 @@
-# solutions/NN holds exactly the completed versions of the files the learner edits in
-# exercises/NN: the same names, nothing more, each different from the learner's copy, no
-# TODO marker left in a solution, and a TODO marker in every learner file.
-# Arguments: EXERCISE_DIR, SOLUTION_DIR, LEARNER_FILES (a list).
-file(GLOB solution_files RELATIVE ${SOLUTION_DIR} ${SOLUTION_DIR}/*)
-list(SORT solution_files)
-set(expected ${LEARNER_FILES})
-list(SORT expected)
-if(NOT solution_files STREQUAL expected)
-  message(FATAL_ERROR "${SOLUTION_DIR} holds [${solution_files}], expected exactly the "
-                      "learner's files [${expected}]")
+# solutions/NN_name/<file> is the completed version of the learner's exercises/NN_name/<file>:
+# it exists, differs from the learner's copy and has no TODO marker left, while the learner's
+# copy has one. Arguments: EXERCISE_DIR, SOLUTION_DIR, LEARNER_FILE.
+if(NOT EXISTS ${SOLUTION_DIR}/${LEARNER_FILE})
+  message(FATAL_ERROR "${SOLUTION_DIR}/${LEARNER_FILE} is missing: every learner file needs "
+                      "its completed version")
 endif()
-foreach(file IN LISTS LEARNER_FILES)
-  file(READ ${EXERCISE_DIR}/${file} learner)
-  file(READ ${SOLUTION_DIR}/${file} solution)
-  if(learner STREQUAL solution)
-    message(FATAL_ERROR "solutions/${file} is the same as the exercise: not completed")
-  endif()
-  if(NOT learner MATCHES "TODO")
-    message(FATAL_ERROR "exercises/${file} has no TODO: nothing for the learner to do")
-  endif()
-  if(solution MATCHES "TODO")
-    message(FATAL_ERROR "solutions/${file} still has a TODO")
-  endif()
-endforeach()
-message(STATUS "solutions match the exercise files: ${LEARNER_FILES}")
+file(READ ${EXERCISE_DIR}/${LEARNER_FILE} learner)
+file(READ ${SOLUTION_DIR}/${LEARNER_FILE} solution)
+if(learner STREQUAL solution)
+  message(FATAL_ERROR "solutions/.../${LEARNER_FILE} is the same as the exercise: not completed")
+endif()
+if(NOT learner MATCHES "TODO")
+  message(FATAL_ERROR "exercises/.../${LEARNER_FILE} has no TODO: nothing for the learner to do")
+endif()
+if(solution MATCHES "TODO")
+  message(FATAL_ERROR "solutions/.../${LEARNER_FILE} still has a TODO")
+endif()
+message(STATUS "${LEARNER_FILE}: the solution completes the exercise")

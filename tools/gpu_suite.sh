@@ -4,7 +4,8 @@
 #      command (every chapter at its default size, the side-by-side table);
 #   2. runs every chapter at many sizes: n = 1, primes, sizes around the block and tile, and
 #      at least 2^28 elements (each chapter's suite_args.txt, or the default list below);
-#   3. runs every solution checker, and every exercise checker expecting its TODO failure;
+#   3. grades the solutions (all PASS), the shipped exercises (all TODO) and the known-wrong
+#      answers (none PASS) with the grader (tools/grade.cmake);
 #   4. runs compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU
 #      program at a small size (the first line of its suite_args.txt);
 #   5. times the read kernel after each kind of L2 flush (tools/flush_study.cu), runs the
@@ -62,11 +63,11 @@ record() {
   [ -n "${OUT:-}" ] && cp "$out/summary.txt" "$OUT/summary.txt"  # comes back even if cut short
 }
 step() { echo "[$(date +%T)] == $* =="; }
-selected() {  # is program $1 (chNN_x, solNN_check, exNN_check) among --only?
+selected() {  # is program $1 (chNN_x, solN.M_check, exN.M_check) among --only?
   [ -z "$only" ] && return 0
   local number
-  number=$(sed -E 's/^(ch|sol|ex)([0-9][0-9]).*/\2/' <<<"$1")
-  [[ " $only " == *" $number "* ]]
+  number=$(sed -E 's/^(ch|sol|ex)0*([0-9]+).*/\2/' <<<"$1")
+  [[ " $only " == *" $(printf '%02d' "$number") "* ]]
 }
 args_file() { ls "$root"/chapters/"${1#ch}"/suite_args.txt 2>/dev/null; }
 read_args() {  # the argument lines of chapter $1
@@ -137,19 +138,18 @@ want sizes && for exe in "$bin"/ch[0-9][0-9]_*; do
   printf -v line '%-26s sizes %3d/%-3d' "$name" "$passed" "$total"; record "$line"
 done
 
-want checkers && step "exercises and solutions"
-want checkers && for exe in "$bin"/sol[0-9][0-9]_check "$bin"/ex[0-9][0-9]_check; do
-  [ -e "$exe" ] || continue
-  name=$(basename "$exe"); selected "$name" || continue
-  "$exe" >"$out/$name.log" 2>&1; rc=$?
-  if [[ $name == sol* ]]; then
-    [ $rc -eq 0 ] && verdict="passes" || { verdict="FAILED (exit $rc)"; failed=1; }
-  else  # the untouched exercise must fail and say TODO
-    if [ $rc -eq 1 ] && grep -q '^TODO' "$out/$name.log"; then verdict="TODO state fails as it should"
-    else verdict="WRONG: exit $rc without TODO"; failed=1; fi
-  fi
-  echo "$name: $verdict"
-  printf -v line '%-26s %s' "$name" "$verdict"; record "$line"
+want checkers && step "exercises: the grader's boards"
+# Three boards of tools/grade.cmake (each exercise built, run with a timeout, and under
+# compute-sanitizer at a small size): the solutions must all PASS, the shipped exercises must
+# all say TODO, and no known-wrong answer of tests/wrong_answers may PASS.
+want checkers && for board in grade-solutions grade-shipped grade-wrong; do
+  log="$out/$board.log"
+  if cmake --build "$build" --target "$board" >"$log" 2>&1; then verdict="as required"
+  else verdict="FAILED"; failed=1; fi
+  tally=$(grep -E '^[0-9]+ graded:' "$log" | tail -n 1)
+  echo "$board: $verdict ($tally)"
+  sed -n '/==== exercise board/,$p' "$log"
+  printf -v line '%-26s %s (%s)' "$board" "$verdict" "$tally"; record "$line"
 done
 
 if want sanitizers; then
@@ -160,12 +160,13 @@ step compute-sanitizer
 jobs=$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))
 tools=(memcheck racecheck synccheck initcheck)
 sanitized=()
-for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9][0-9]_check; do
+for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9]*_check; do
   name=$(basename "$exe"); selected "$name" || continue
-  [[ $name == ch01_* || $name == sol01_* ]] && continue  # chapter 01 runs on the CPU only
+  [[ $name == ch01_* || $name == sol1.* ]] && continue  # chapter 01 runs on the CPU only
   sanitized+=("$name")
   args=""
   [[ $name == ch* ]] && args="$(read_args "$name" | head -n 1) --reps 1"
+  [[ $name == sol* ]] && args="--small"
   # The recorded kernels of --explain too (they are the chapter's kernels with recording on).
   explain=""
   "$exe" --help 2>/dev/null | grep -q -- --explain && explain=yes

@@ -1,33 +1,152 @@
-# The learner's progress board: runs each exercise checker (list CHECKERS) and prints its
-# PASS / FAIL / TODO lines, then one line per chapter. Run through `cmake --build build
-# --target grade`. Fails (exit 1, so the build says so) unless every checker passes or skips
-# for want of a GPU.
-# CHECKERS may also be separated by "|", for a command line nested in another list.
-string(REPLACE "|" ";" CHECKERS "${CHECKERS}")
-set(all_pass TRUE)
-set(board "")
-foreach(checker IN LISTS CHECKERS)
-  get_filename_component(name ${checker} NAME_WE)
-  execute_process(COMMAND ${checker} OUTPUT_VARIABLE output ERROR_VARIABLE errors
-                  RESULT_VARIABLE code)
-  message("---- ${name}\n${output}${errors}")
-  if(code EQUAL 0)
-    set(status "all pass")
-  elseif(code EQUAL 77)
-    set(status "skipped: no CUDA device")
-  else()
-    string(REGEX MATCHALL "(^|\n)(TODO|FAIL)" open_lines "${output}")
-    list(LENGTH open_lines open)
-    if(open EQUAL 0)
-      set(status "error (exit ${code})")
-    else()
-      set(status "${open} to do (exit ${code})")
-    endif()
-    set(all_pass FALSE)
+# The grader: builds and runs each exercise's checker on its own and prints the learner's board,
+# one row per exercise. Run through the targets of tools/CMakeLists.txt (`grade`, `grade-NN`,
+# `grade-N.M`), which pass:
+#   EXERCISES   entries "id:target:kind:file" separated by "|" (kind gpu or cpu; file is what the
+#               learner edits, named in a BUILD row)
+#   BUILD_DIR   the build tree (each checker is built there first: what is graded is what is
+#               on disk now, never a stale binary); BIN_DIR where the checkers land
+#   SOURCE_DIR  stripped from compiler messages, so that they name files as the pages do
+#   SANITIZER   compute-sanitizer, or empty: then no RACE / SYNC / MEMORY rows
+#   TIMEOUT     seconds a checker may run (default 60); under a sanitizer ten times that
+#   EXPECT      pass (default: exit 0 when every row is PASS, or SKIP for want of a GPU),
+#               todo (every row TODO or SKIP: the exercises as shipped), or
+#               no-pass (no row PASS: the known-wrong answers of tests/wrong_answers)
+# Rows: PASS, FAIL, TODO, BUILD (did not compile: the first error), TIMEOUT (a hang), RACE /
+# SYNC / MEMORY (compute-sanitizer's racecheck / synccheck / memcheck reported an error at a
+# small size), SKIP (no CUDA device).
+string(REPLACE "|" ";" EXERCISES "${EXERCISES}")
+if(NOT TIMEOUT)
+  set(TIMEOUT 60)
+endif()
+math(EXPR sanitizer_timeout "${TIMEOUT} * 10")
+if(NOT EXPECT)
+  set(EXPECT pass)
+endif()
+
+set(hang_hint "a hang: does every thread of the block reach each __syncthreads() (none inside \
+an if that only some threads enter, such as if (tid < stride))? Does every loop end?")
+
+# Sets ${out_var} to the first line of ${text} matching ${regex}, with SOURCE_DIR removed.
+function(first_line_matching text regex out_var)
+  string(REGEX MATCH "[^\n]*(${regex})[^\n]*" line "${text}")
+  if(SOURCE_DIR)
+    string(REPLACE "${SOURCE_DIR}/" "" line "${line}")
   endif()
-  string(APPEND board "  ${name}: ${status}\n")
+  string(STRIP "${line}" line)
+  set(${out_var} "${line}" PARENT_SCOPE)
+endfunction()
+
+# Runs ${exe} ${ARGN} with a timeout; sets status, detail and notes in the caller.
+macro(run_checker exe seconds)
+  execute_process(COMMAND ${exe} ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  RESULT_VARIABLE code TIMEOUT ${seconds})
+endmacro()
+
+# The sanitizer's verdict on ${exe} at a small size: sets status and detail when it reports.
+function(sanitize exe out_status out_detail)
+  foreach(tool_status IN ITEMS memcheck:MEMORY racecheck:RACE synccheck:SYNC)
+    string(REPLACE ":" ";" tool_status "${tool_status}")
+    list(GET tool_status 0 tool)
+    list(GET tool_status 1 status)
+    execute_process(COMMAND ${SANITIZER} --tool ${tool} --error-exitcode 86 ${exe} --small
+                    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code
+                    TIMEOUT ${sanitizer_timeout})
+    if(code MATCHES "timeout")
+      set(${out_status} TIMEOUT PARENT_SCOPE)
+      set(${out_detail} "under ${tool}: ${hang_hint}" PARENT_SCOPE)
+      return()
+    endif()
+    if(code EQUAL 86 OR "${out}${err}" MATCHES "ERROR SUMMARY: [1-9]")
+      # The first line of the report after the banner, e.g. "Error: Race reported between
+      # Write access at block_sum(long long)+0x1c0 in shuffle_block_sum.cu:20 ...".
+      string(REGEX REPLACE "[^\n]*COMPUTE-SANITIZER[^\n]*\n" "" report "${out}${err}")
+      first_line_matching("${report}" "========= +[A-Za-z]" line)
+      string(REGEX REPLACE "^=+ +" "" line "${line}")
+      set(${out_status} ${status} PARENT_SCOPE)
+      set(${out_detail} "${tool}: ${line}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
+
+set(board "")
+set(counts "")
+set(all_expected TRUE)
+foreach(entry IN LISTS EXERCISES)
+  string(REPLACE ":" ";" fields "${entry}")
+  list(GET fields 0 id)
+  list(GET fields 1 target)
+  list(GET fields 2 kind)
+  list(GET fields 3 file)
+  set(status "")
+  set(detail "")
+  set(notes "")
+
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD_DIR} --target ${target}
+                  OUTPUT_VARIABLE build_log ERROR_VARIABLE build_log RESULT_VARIABLE code)
+  if(NOT code EQUAL 0)
+    set(status BUILD)
+    first_line_matching("${build_log}" "error:|error :|undefined reference|No rule to make" detail)
+    set(detail "${file} does not build: ${detail}")
+  else()
+    run_checker(${BIN_DIR}/${target} ${TIMEOUT})
+    string(REGEX MATCH "(PASS|FAIL|TODO)  [^\n]*" row "${out}")
+    if(code MATCHES "timeout")
+      set(status TIMEOUT)
+      set(detail "${file}: no answer in ${TIMEOUT} s: ${hang_hint}")
+    elseif(code EQUAL 77)
+      set(status SKIP)
+      set(detail "no CUDA device")
+    elseif(row)
+      string(SUBSTRING "${row}" 0 4 status)
+      string(REGEX REPLACE "^[A-Z]+  [^ ]+  " "" detail "${row}")
+      string(FIND "${out}" "${row}" at)
+      string(SUBSTRING "${out}" 0 ${at} notes)  # what the checker printed before its row
+    else()
+      set(status FAIL)
+      string(STRIP "${err}" err)
+      if(code MATCHES "^[0-9]+$")
+        set(code "exit ${code}")
+      endif()
+      set(detail "${file}: the checker crashed (${code}) ${err}")
+    endif()
+    if(kind STREQUAL "gpu" AND SANITIZER AND status MATCHES "^(PASS|FAIL)$")
+      set(plain "${status}: ${detail}")
+      sanitize(${BIN_DIR}/${target} status detail)
+      if(NOT status MATCHES "^(PASS|FAIL)$")
+        string(APPEND notes "      (without the sanitizer: ${plain})\n")
+      endif()
+    endif()
+  endif()
+
+  # The row, and what the checker printed before it (e.g. a performance exercise's timings).
+  string(SUBSTRING "${status}        " 0 8 padded)
+  string(APPEND board "  ${padded}${id}  ${detail}\n${notes}")
+  list(APPEND counts ${status})
+  if(EXPECT STREQUAL "pass" AND NOT status MATCHES "^(PASS|SKIP)$")
+    set(all_expected FALSE)
+  elseif(EXPECT STREQUAL "todo" AND NOT status MATCHES "^(TODO|SKIP)$")
+    set(all_expected FALSE)
+  elseif(EXPECT STREQUAL "no-pass" AND status STREQUAL "PASS")
+    set(all_expected FALSE)
+  endif()
 endforeach()
-message("==== exercise board ====\n${board}")
-if(NOT all_pass)
-  message(FATAL_ERROR "Some exercises are not done yet: see the TODO and FAIL lines above.")
+
+list(LENGTH counts total)
+set(summary "")
+foreach(status IN ITEMS PASS FAIL TODO BUILD TIMEOUT RACE SYNC MEMORY SKIP)
+  set(same ${counts})
+  list(FILTER same INCLUDE REGEX "^${status}$")
+  list(LENGTH same count)
+  if(count GREATER 0)
+    string(APPEND summary " ${count} ${status}")
+  endif()
+endforeach()
+message("==== exercise board (${EXPECT}) ====\n${board}${total} graded:${summary}")
+if(NOT all_expected)
+  if(EXPECT STREQUAL "pass")
+    message(FATAL_ERROR "Not every exercise passes yet: see the rows above.")
+  else()
+    message(FATAL_ERROR "Some rows are not what EXPECT=${EXPECT} requires.")
+  endif()
 endif()

@@ -1,6 +1,6 @@
 /**
  * @file exercises/03_tree_bitmask/exercise.cuh
- * @brief The functions of exercises 3.1 and 3.2, shared by the learner's files and the checker.
+ * @brief The functions of exercises 3.1 to 3.3, shared by the learner's files and the checker.
  */
 #pragma once
 
@@ -24,5 +24,14 @@ std::vector<int32_t> block_maxima(const int32_t* d_in, int64_t n);
 /// @pre n >= 1; 1 <= threads <= 1024 (any count, not only powers of two).
 std::vector<int64_t> block_sums_any_size(const int32_t* d_in, int64_t n, int threads);
 //! [exercise_3_2]
+
+//! [exercise_3_3]
+/// Exercise 3.3 (performance): the sum of the @p n ints at @p d_in into *@p d_sum. Blocks sum
+/// their part of the input with a tree in shared memory and write one partial sum each to
+/// @p d_partials; then one block adds the partial sums. Only enqueues the work on the default
+/// stream (the checker times it): no allocation, no copy, no synchronization.
+/// @pre n >= 1; d_partials has room for ceil(n / 256) values.
+void fast_tree_sum(const int32_t* d_in, int64_t n, long long* d_sum, long long* d_partials);
+//! [exercise_3_3]
 
 }  // namespace exercise03

@@ -1,6 +1,6 @@
 /**
  * @file exercises/05_atomic_grid/exercise.cuh
- * @brief The functions of exercises 5.1 and 5.2, shared by the learner's files and the checker.
+ * @brief The functions of exercises 5.1 to 5.3, shared by the learner's files and the checker.
  */
 #pragma once
 
@@ -36,5 +36,14 @@ struct ArgMax {
 /// @pre 1 <= n < 2^32.
 ArgMax grid_argmax(const int32_t* d_in, int64_t n);
 //! [exercise_5_2]
+
+//! [exercise_5_3]
+/// Exercise 5.3 (performance): the float sum of the @p n floats at @p d_in into *@p d_sum,
+/// within the error bound of any summation order. Only enqueues the work on the default
+/// stream (the checker times it): a cudaMemsetAsync may be part of it; no allocation, no
+/// copy, no synchronization.
+/// @pre n >= 1; d_in is 16-byte aligned (as cudaMalloc returns it).
+void fast_float_sum(const float* d_in, int64_t n, float* d_sum);
+//! [exercise_5_3]
 
 }  // namespace exercise05

@@ -1,14 +1,19 @@
 /**
  * @file exercise.hpp
- * @brief What the exercise checkers share: the TODO marker a learner deletes, and the grader
- *        that runs each exercise's checks and prints one PASS / FAIL / TODO line for it.
+ * @brief What the exercise checkers share: the TODO marker a learner deletes, the failure a
+ *        check throws, and the main() of a checker, which grades one exercise and prints its
+ *        row (PASS, FAIL or TODO) for the grader (tools/grade.cmake).
  */
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <exception>
+#include <initializer_list>
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "tutorial/errors.hpp"
 
@@ -29,50 +34,67 @@ inline void expect(bool ok, const std::string& message) {
   if (!ok) throw ExerciseFailure(message);
 }
 
-/// Runs the exercises of one chapter and prints the learner's board.
-class Grader {
- public:
-  /// Runs @p checks (a callable that throws Todo or ExerciseFailure, or returns on success).
-  template <typename Checks>
-  void exercise(const std::string& id, const std::string& title, Checks&& checks) {
-    ++total_;
-    try {
-      checks();
-      ++passed_;
-      std::cout << "PASS  " << id << "  " << title << "\n";
-    } catch (const Todo& todo) {
-      std::cout << "TODO  " << id << "  " << title << ": " << todo.what() << "\n";
-    } catch (const ExerciseFailure& failure) {
-      std::cout << "FAIL  " << id << "  " << title << ": " << failure.what() << "\n";
-    } catch (const CudaError& error) {  // e.g. an out-of-bounds access in the learner's kernel
-      std::cout << "FAIL  " << id << "  " << title << ": CUDA error: " << error.what() << "\n";
-    }
-  }
-  /// The exit code: 0 when every exercise passed, 1 otherwise.
-  int finish() const {
-    std::cout << passed_ << " of " << total_ << " exercises pass\n";
-    return passed_ == total_ ? kExitVerified : kExitWrongResult;
-  }
+/**
+ * @brief What one run of a checker covers. The grader runs each GPU checker in full (every
+ *        size, and the timing of a performance exercise), then under compute-sanitizer with
+ *        `--small`: a few small sizes and no timing, since the sanitizers make a kernel
+ *        hundreds of times slower and a timing under them means nothing.
+ */
+struct CheckRun {
+  bool small = false;
 
- private:
-  int total_ = 0;
-  int passed_ = 0;
+  /// Sizes at most this large are all a --small run grades.
+  static constexpr int64_t kSmallLimit = 5000;
+
+  /// The sizes of @p all that this run grades: all of them, or under --small the small ones.
+  std::vector<int64_t> sizes(std::initializer_list<int64_t> all) const {
+    std::vector<int64_t> kept;
+    for (int64_t n : all) {
+      if (!small || n <= kSmallLimit) kept.push_back(n);
+    }
+    return kept;
+  }
 };
 
 /**
- * @brief The main() of every checker: runs @p grade_all (which takes a Grader&), turning a
- *        missing device into exit 77, a CUDA error into exit 3 and the rest as the chapters
- *        do (errors.hpp).
+ * @brief The main() of every checker: grades exercise @p id with @p check (a callable taking
+ *        a const CheckRun&, throwing Todo or ExerciseFailure, returning on success) and prints
+ *        the exercise's row last: `PASS  id  title`, `TODO  id  title: what to do` or
+ *        `FAIL  id  title: what went wrong`. Lines the check prints before it (timings, notes)
+ *        belong to the row.
+ *
+ * Options: `--small` (see CheckRun). Exit codes: 0 PASS, 1 FAIL or TODO, 2 bad option,
+ * 3 a CUDA error (printed as a FAIL row too), 77 no CUDA device (GPU exercises).
  */
-template <typename GradeAll>
-int run_checker(GradeAll&& grade_all) {
-  try {
-    Grader grader;
-    grade_all(grader);
-    return grader.finish();
-  } catch (...) {
-    return exit_code_of_current_exception("checker");
+template <typename Check>
+int run_exercise(int argc, char** argv, const std::string& id, const std::string& title,
+                 Check&& check) {
+  CheckRun run;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--small") == 0) {
+      run.small = true;
+    } else {
+      std::cerr << argv[0] << ": error: unknown option " << argv[i] << "\nusage: " << argv[0]
+                << " [--small]   (grades exercise " << id << ")\n";
+      return kExitUsage;
+    }
   }
+  const std::string row = "  " + id + "  " + title;
+  try {
+    check(run);
+    std::cout << "PASS" << row << std::endl;
+    return kExitVerified;
+  } catch (const Todo& todo) {
+    std::cout << "TODO" << row << ": " << todo.what() << std::endl;
+  } catch (const ExerciseFailure& failure) {
+    std::cout << "FAIL" << row << ": " << failure.what() << std::endl;
+  } catch (const CudaError& error) {  // e.g. an out-of-bounds access in the learner's kernel
+    std::cout << "FAIL" << row << ": CUDA error: " << error.what() << std::endl;
+    return kExitCudaError;
+  } catch (...) {
+    return exit_code_of_current_exception(argv[0]);  // no GPU: 77
+  }
+  return kExitWrongResult;
 }
 
 }  // namespace tutorial

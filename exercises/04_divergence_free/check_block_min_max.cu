@@ -1,0 +1,71 @@
+// Checker of exercise 4.1: random inputs of awkward sizes against a CPU reference, block by
+// block; then its speed against CUB's sum of the same ints, in the same run.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checks.hpp"
+#include "exercise.cuh"
+#include "tutorial/cub_sum.cuh"
+#include "tutorial/device_buffer.cuh"
+#include "tutorial/exercise_gpu.cuh"
+#include "tutorial/random.hpp"
+
+namespace {
+
+using namespace tutorial;
+using check04::expect_blocks;
+using exercise04::MinMax;
+
+/// The share of CUB's sum speed the exercise asks for: both read every int once.
+constexpr double kShare = 0.75;
+
+void check_block_min_max(const CheckRun& run) {
+  uint64_t seed = 41;
+  constexpr int64_t kGroup = exercise04::kMinMaxThreads * exercise04::kMinMaxLoads;
+  for (int64_t n : run.sizes({1, 2, 31, 33, 1023, 1024, 1025, 4099, 100003, 1 << 19})) {
+    // One-signed ranges catch identities of 0; then mixed signs.
+    for (auto [lo, hi] :
+         {std::pair{-1000000, -1}, std::pair{1, 1000000}, std::pair{INT32_MIN, INT32_MAX}}) {
+      const std::vector<int32_t> h_in = random_ints(n, ++seed, lo, hi);
+      const DeviceBuffer<int32_t> d_in(h_in);
+      std::vector<MinMax> want;
+      for (int64_t begin = 0; begin < n; begin += kGroup) {
+        const auto [low, high] =
+            std::minmax_element(h_in.begin() + begin, h_in.begin() + std::min(n, begin + kGroup));
+        want.push_back({*low, *high});
+      }
+      DeviceBuffer<MinMax> d_out(static_cast<int64_t>(want.size()));
+      d_out.poison();
+      exercise04::block_min_max(d_in.data(), n, d_out.data());
+      expect_blocks(
+          d_out.to_host(), want,
+          "n = " + std::to_string(n) + ", values in [" + std::to_string(lo) + ", " +
+              std::to_string(hi) + "]",
+          [](MinMax a, MinMax b) { return a.min == b.min && a.max == b.max; },
+          [](MinMax m) {
+            return "(" + std::to_string(m.min) + ", " + std::to_string(m.max) + ")";
+          });
+    }
+  }
+  if (run.small) return;
+
+  // One pass over the data, like a sum: as fast as CUB's sum of the same ints, nearly.
+  constexpr int64_t kN = int64_t{1} << 24;
+  const DeviceBuffer<int32_t> d_in(random_ints(kN, 410, INT32_MIN, INT32_MAX));
+  DeviceBuffer<MinMax> d_out(kN / kGroup);
+  DeviceBuffer<long long> d_sum(1);
+  CubSum<int32_t, long long> cub_sum(d_in.data(), d_sum.data(), kN);
+  std::cout << "      speed at n = 2^24:" << std::endl;
+  expect_speed(4.0 * kN,
+               Timed{"yours", [&] { exercise04::block_min_max(d_in.data(), kN, d_out.data()); }},
+               Timed{"cub::DeviceReduce::Sum of the same ints", [&] { cub_sum(); }}, kShare);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_gpu_exercise(argc, argv, "4.1", "block minimum and maximum in one pass (performance)",
+                          check_block_min_max);
+}

@@ -1,0 +1,71 @@
+// Checker of exercise 7.2: awkward shapes, every element compared, nothing written past the
+// output; then its speed against a device-to-device copy of the same bytes in the same run.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "checks.cuh"
+#include "exercise.cuh"
+#include "tutorial/device_buffer.cuh"
+#include "tutorial/exercise_gpu.cuh"
+#include "tutorial/random.hpp"
+#include "tutorial/verify.hpp"
+
+namespace {
+
+using namespace tutorial;
+using namespace check07;
+
+/// The share of a device-to-device copy's speed the exercise asks for.
+constexpr double kShare = 0.7;
+
+void check_transpose(const CheckRun& run) {
+  const std::pair<int64_t, int64_t> sizes[] = {{1, 1},      {1, 4097},   {4097, 1},
+                                               {31, 33},    {32, 32},    {33, 31},
+                                               {100, 1000}, {1000, 999}, {257, 1023}};
+  uint64_t seed = 72;
+  for (const auto& [rows, cols] : sizes) {
+    const std::vector<float> h_in = random_floats(rows * cols, ++seed, -1.0f, 1.0f);
+    const DeviceBuffer<float> d_in(h_in);
+    DeviceBuffer<float> d_out(rows * cols + kGuard);
+    d_out.poison();
+    exercise07::transpose(d_in.data(), d_out.data(), rows, cols);
+    const std::vector<float> out = d_out.to_host();
+    const std::string where = std::to_string(rows) + " x " + std::to_string(cols);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        const float got = out[c * rows + r], want = h_in[r * cols + c];
+        expect(got == want, where + ": out[" + std::to_string(c) + "][" + std::to_string(r) +
+                                "] = " + format_number(got) + ", want in[" + std::to_string(r) +
+                                "][" + std::to_string(c) + "] = " + format_number(want));
+      }
+    }
+    expect_guard_intact(out, rows * cols, where);
+  }
+  if (run.small) return;
+
+  // Each element read once and written once, like a copy: nearly as fast as one.
+  constexpr int64_t kSide = 4096;
+  const DeviceBuffer<float> d_in(random_floats(kSide * kSide, 720, -1.0f, 1.0f));
+  DeviceBuffer<float> d_out(kSide * kSide);
+  std::cout << "      speed at 4096 x 4096:" << std::endl;
+  expect_speed(
+      2.0 * sizeof(float) * kSide * kSide,
+      Timed{"yours", [&] { exercise07::transpose(d_in.data(), d_out.data(), kSide, kSide); }},
+      Timed{"cudaMemcpyAsync of the same bytes",
+            [&] {
+              CUDA_CHECK(cudaMemcpyAsync(d_out.data(), d_in.data(), d_in.bytes(),
+                                         cudaMemcpyDeviceToDevice));
+            }},
+      kShare);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_gpu_exercise(argc, argv, "7.2",
+                          "transpose through shared memory, no bank conflicts (performance)",
+                          check_transpose);
+}
