@@ -1,6 +1,6 @@
 // Exit codes: every failure maps to its code and its words on stderr, after the program's
 // name, and nothing but a verified report gives 0. The same for run_program, for
-// exit_code_of_current_exception itself and for the exercise checkers' run_checker.
+// exit_code_of_current_exception itself and for the exercise checkers' run_exercise.
 #include "tutorial/chapter_main.hpp"
 
 #include <gtest/gtest.h>
@@ -266,50 +266,51 @@ TEST(RunProgram, ReturnsTheBodysCodeAndMapsItsExceptions) {
   }
 }
 
-// The checkers' main(): the board on stdout, exit 0 only when every exercise passed, and the
-// exceptions that escape the grader mapped as the chapters map them.
-TEST(RunChecker, BoardAndExitCodes) {
-  const auto checker = [](std::function<void(Grader&)> grade_all) {
-    return capture([&] { return run_checker(grade_all); });
+// The checkers' main(): one exercise's row last on stdout, exit 0 only when it passed,
+// --small passed on to the check, and the exceptions a check does not catch mapped as the
+// chapters map them.
+TEST(RunExercise, RowAndExitCodes) {
+  const auto checker = [](std::vector<std::string> args,
+                          std::function<void(const CheckRun&)> check) {
+    args.insert(args.begin(), "checker");
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    return capture([&] {
+      return run_exercise(static_cast<int>(argv.size()), argv.data(), "1.2", "sum", check);
+    });
   };
-  const Outcome pass = checker([](Grader& g) {
-    g.exercise("1.1", "first", [] {});
-    g.exercise("1.2", "second", [] { expect(true, "never shown"); });
+  const Outcome pass = checker({}, [](const CheckRun& run) {
+    EXPECT_FALSE(run.small);
+    std::cout << "      a timing\n";
   });
   EXPECT_EQ(pass.code, kExitVerified);
-  EXPECT_NE(pass.out.find("PASS  1.1  first"), std::string::npos) << pass.out;
-  EXPECT_NE(pass.out.find("2 of 2 exercises pass"), std::string::npos) << pass.out;
+  EXPECT_EQ(pass.out, "      a timing\nPASS  1.2  sum\n");
   EXPECT_EQ(pass.err, "");
 
-  // Failures inside an exercise are that exercise's row on the board, and the others still run.
-  const Outcome board = checker([](Grader& g) {
-    g.exercise("1.1", "todo", [] { throw Todo("write the loop"); });
-    g.exercise("1.2", "wrong", [] { expect(false, "got 3, want 4"); });
-    g.exercise("1.3", "cuda", [] { throw CudaError("illegal address"); });
-    g.exercise("1.4", "fine", [] {});
-  });
-  EXPECT_EQ(board.code, kExitWrongResult);
-  for (const char* line : {"TODO  1.1  todo: write the loop", "FAIL  1.2  wrong: got 3, want 4",
-                           "FAIL  1.3  cuda: CUDA error: illegal address", "PASS  1.4  fine",
-                           "1 of 4 exercises pass"}) {
-    EXPECT_NE(board.out.find(line), std::string::npos) << line << "\n" << board.out;
-  }
+  bool small = false;
+  EXPECT_EQ(checker({"--small"}, [&](const CheckRun& run) { small = run.small; }).code,
+            kExitVerified);
+  EXPECT_TRUE(small);
+  const Outcome usage = checker({"--big"}, [](const CheckRun&) { ADD_FAILURE() << "ran"; });
+  EXPECT_EQ(usage.code, kExitUsage);
+  EXPECT_NE(usage.err.find("unknown option --big"), std::string::npos) << usage.err;
 
-  // Thrown outside an exercise, or of a kind the grader does not take, the exception ends the
-  // checker with its code, named on stderr.
+  const Outcome todo = checker({}, [](const CheckRun&) { throw Todo("write the loop"); });
+  EXPECT_EQ(todo.code, kExitWrongResult);
+  EXPECT_EQ(todo.out, "TODO  1.2  sum: write the loop\n");
+  const Outcome wrong = checker({}, [](const CheckRun&) { expect(false, "got 3, want 4"); });
+  EXPECT_EQ(wrong.code, kExitWrongResult);
+  EXPECT_EQ(wrong.out, "FAIL  1.2  sum: got 3, want 4\n");
+  const Outcome cuda = checker({}, [](const CheckRun&) { throw CudaError("illegal address"); });
+  EXPECT_EQ(cuda.code, kExitCudaError);
+  EXPECT_EQ(cuda.out, "FAIL  1.2  sum: CUDA error: illegal address\n");
+
+  // Any other exception ends the checker with its own code, named on stderr (no GPU: 77).
   for (const Failure& f : failures()) {
-    for (bool inside : {false, true}) {
-      if (inside && f.code == kExitCudaError) continue;  // a CUDA error is the exercise's FAIL
-      const Outcome o = checker([&](Grader& g) {
-        if (inside) {
-          g.exercise("1.1", "throws", f.thrower);
-        } else {
-          f.thrower();
-        }
-      });
-      EXPECT_EQ(o.code, f.code) << f.name << (inside ? " inside" : " outside");
-      EXPECT_TRUE(starts_with(o.err, "checker: " + f.message)) << f.name << ": " << o.err;
-    }
+    if (f.code == kExitCudaError) continue;  // the exercise's FAIL row, above
+    const Outcome o = checker({}, [&](const CheckRun&) { f.thrower(); });
+    EXPECT_EQ(o.code, f.code) << f.name;
+    EXPECT_TRUE(starts_with(o.err, "checker: " + f.message)) << f.name << ": " << o.err;
   }
 }
 

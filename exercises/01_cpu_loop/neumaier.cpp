@@ -7,9 +7,9 @@
 namespace exercise01 {
 
 float neumaier_sum(const std::vector<float>& values) {
-  // TODO(1.2): like Kahan's loop in chapters/01_cpu_loop/cpu_sums.hpp, but compute what each
-  // addition lost from whichever operand is larger in magnitude, and add the accumulated
-  // compensation once, at the end. Delete the next line when done.
+  // TODO(1.2): return the Kahan-Babuska-Neumaier sum of values, in float arithmetic. Unlike
+  // Kahan's loop in chapters/01_cpu_loop/cpu_sums.hpp, it must sum {1, 1e8, 1, -1e8} to 2.
+  // Delete the next line when done.
   throw tutorial::Todo("write neumaier_sum in exercises/01_cpu_loop/neumaier.cpp");
 }
 

@@ -9,8 +9,8 @@ namespace exercise01 {
 
 bool add_would_overflow(int32_t a, int32_t b) {
   // TODO(1.1): return true exactly when the mathematical a + b lies outside
-  // [INT32_MIN, INT32_MAX]. Compare a with a bound that depends on the sign of b; that
-  // bound is computed without overflowing. Delete the next line when done.
+  // [INT32_MIN, INT32_MAX]. Do not compute a + b in 32 bits, use a wider type or call a
+  // compiler builtin. Delete the next line when done.
   throw tutorial::Todo("write add_would_overflow in exercises/01_cpu_loop/overflow.cpp");
 }
 

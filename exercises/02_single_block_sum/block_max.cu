@@ -11,10 +11,8 @@ constexpr int kThreads = 256;
 /// One block: each thread finds the maximum of its strided elements, writes it to shared
 /// memory, and thread 0 combines the kThreads partial maxima into *out.
 __global__ void block_max_kernel(const int32_t* in, int64_t n, int32_t* out) {
-  // TODO(2.1): write the kernel. Two traps:
-  //  - the starting value of a thread's maximum: the inputs may all be negative, and a thread
-  //    with no element (n < kThreads) must not win;
-  //  - the barrier between writing the partial maxima and reading them.
+  // TODO(2.1): write the kernel: *out = the largest of in[0, n), for any n >= 1 (fewer than
+  // kThreads included) and any int32 values (all negative included).
 }
 
 int32_t block_max(const int32_t* d_in, int64_t n) {

@@ -12,18 +12,17 @@ namespace exercise03 {
 /// the elements go to dynamic shared memory, the bitmask tree adds them, thread 0 writes the
 /// group's sum to out.
 __global__ void any_size_tree_kernel(const int32_t* in, int64_t n, long long* out) {
-  // TODO(3.2): write the kernel. With 96 or 1000 threads the tree is no longer perfect:
-  //  - keep going while offset < blockDim.x, so that the last pair is still added;
-  //  - thread tid may only read partial[tid + offset] if tid + offset < blockDim.x;
-  //  - the partial sums live in `extern __shared__ long long partial[]`, sized at launch.
+  // TODO(3.2): write the kernel: block b writes the sum of its group of blockDim.x elements
+  // (the last group may be shorter) to out[b], by the bitmask tree, for any blockDim.x from 1
+  // to 1024, not only powers of two. Every element must be counted exactly once.
 }
 
 std::vector<int64_t> block_sums_any_size(const int32_t* d_in, int64_t n, int threads) {
   const int64_t blocks = (n + threads - 1) / threads;
   tutorial::DeviceBuffer<long long> d_out(blocks);
   d_out.poison();
-  // TODO(3.2): launch any_size_tree_kernel with `blocks` blocks of `threads` threads and
-  // enough dynamic shared memory for one long long per thread, then delete the next line.
+  // TODO(3.2): launch any_size_tree_kernel as `blocks` blocks of `threads` threads, with what
+  // the kernel needs to run, then delete the next line.
   throw tutorial::Todo(
       "launch any_size_tree_kernel in exercises/03_tree_bitmask/"
       "any_size_tree.cu");

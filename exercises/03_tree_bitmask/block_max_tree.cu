@@ -13,10 +13,9 @@ constexpr int kThreads = 256;
 /// One block per group of kThreads elements: each thread puts its element in shared memory,
 /// the bitmask tree combines them with max, thread 0 writes the block's maximum to out.
 __global__ void block_max_tree_kernel(const int32_t* in, int64_t n, int32_t* out) {
-  // TODO(3.1): write the kernel, as chapter 03's reduce_bitmask_tree but with max for +.
-  //  - a thread past the end of the input must put the identity of max in shared memory (0 is
-  //    the identity of +, not of max: the inputs may all be negative);
-  //  - the global index needs 64 bits: blockIdx.x * kThreads can pass 2^31.
+  // TODO(3.1): write the kernel: block b writes the maximum of its group of kThreads elements
+  // (the last group may be shorter) to out[b], by chapter 03's bitmask tree with max in place
+  // of +. The values may all be negative, and n may exceed 2^31.
 }
 
 std::vector<int32_t> block_maxima(const int32_t* d_in, int64_t n) {

@@ -11,12 +11,10 @@ namespace exercise04 {
 
 /// One block of kMinMaxThreads threads per group of kMinMaxThreads * kMinMaxLoads elements.
 __global__ void block_min_max_kernel(const int32_t* in, int64_t n, MinMax* out) {
-  // TODO(4.1): write the kernel.
-  //  - load: each thread takes kMinMaxLoads elements kMinMaxThreads apart (coalesced) and keeps
-  //    their minimum and maximum; a thread past the end starts from INT_MAX and INT_MIN;
-  //  - tree: sequential addressing (tid < stride) on two shared arrays, down to 64 values;
-  //  - last warp: the first 32 threads combine the last 64 values with __shfl_down_sync on
-  //    both the minimum and the maximum; thread 0 writes out[blockIdx.x].
+  // TODO(4.1): write the kernel: block b writes the minimum and maximum of its group of
+  // kMinMaxThreads * kMinMaxLoads elements (the last group may be shorter) to out[b], in one
+  // pass over the data, by sequential addressing and then the last warp with __shfl_down_sync.
+  // It must also reach the speed that README.md asks for.
 }
 
 void block_min_max(const int32_t* d_in, int64_t n, MinMax* d_out) {

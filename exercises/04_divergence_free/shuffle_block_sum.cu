@@ -14,11 +14,8 @@ constexpr int kLoads = 4;
 /// The sum of @p value over the blockDim.x threads of the block, valid in thread 0.
 /// @pre every thread calls it; blockDim.x is a multiple of 32, at most 1024.
 __device__ long long block_sum(long long value) {
-  // TODO(4.2): sum the block with shuffles and one barrier.
-  //  - each warp sums its 32 values with __shfl_down_sync (offsets 16, 8, 4, 2, 1);
-  //  - lane 0 of each warp stores the warp's sum in a __shared__ array of 32 slots;
-  //  - after __syncthreads(), the first warp sums the blockDim.x / 32 warp sums the same way.
-  //    With 3 or 17 warps some lanes of the first warp have no warp sum to read: give them 0.
+  // TODO(4.2): return the sum of value over the block (valid in thread 0), with warp shuffles
+  // and a single __syncthreads(), for any whole number of warps from 1 to 32.
   return value;
 }
 

@@ -12,10 +12,9 @@ constexpr int kThreads = 256;
 /// gives a larger key, and for equal values a smaller index gives a larger key. Then the
 /// largest key of all is the answer, and atomicMax can find it.
 __host__ __device__ unsigned long long pack(int32_t value, uint32_t index) {
-  // TODO(5.2): the value in the high 32 bits, the index in the low 32 bits. Two details:
-  //  - as unsigned numbers, negative ints compare above positive ones: flip the sign bit
-  //    (value ^ 0x80000000) so that INT_MIN becomes 0 and INT_MAX becomes 0xFFFFFFFF;
-  //  - a smaller index must win a tie: store 0xFFFFFFFF - index, not index.
+  // TODO(5.2): return the key of (value, index), ordered as described above for every int32
+  // value (negative ones included) and every index < 2^32 - 1, and above 0 (the kernel's
+  // starting key). unpack() must recover both parts from it.
   return 0;
 }
 

@@ -10,19 +10,17 @@ constexpr int kThreads = 256;
 
 /// The moments of the union of two groups of values, from the moments of each group.
 __host__ __device__ Moments merge(Moments a, Moments b) {
-  // TODO(5.1): the pairwise merge (Chan, Golub, LeVeque):
-  //   count = a.count + b.count,  delta = b.mean - a.mean,
-  //   mean  = a.mean + delta * b.count / count,
-  //   m2    = a.m2 + b.m2 + delta^2 * a.count * b.count / count.
-  // An empty group (count 0) occurs (threads with no element): do not divide by zero.
+  // TODO(5.1): return the count, mean and M2 of the union of the two groups, as if computed
+  // from all of its values (the pairwise merge of Chan, Golub and LeVeque). Either group, or
+  // both, may be empty (count 0).
   return a;
 }
 
 /// The moments of the 32 lanes' moments, valid in lane 0.
 /// @pre all 32 lanes call it.
 __device__ Moments warp_merge(Moments m) {
-  // TODO(5.1): five rounds (offsets 16, 8, 4, 2, 1): fetch the three fields of lane
-  // (lane + offset) with __shfl_down_sync and merge them into m.
+  // TODO(5.1): return, in lane 0, the moments of all 32 lanes' moments, merged with
+  // __shfl_down_sync and merge().
   return m;
 }
 

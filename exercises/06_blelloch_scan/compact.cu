@@ -6,11 +6,9 @@
 namespace exercise06 {
 
 int64_t compact(const int32_t* d_in, int64_t n, int32_t* d_out) {
-  // TODO(6.3): three steps, then return the count.
-  //  1. a kernel writes flags[i] = keep(in[i]) ? 1 : 0 (int64 flags, in a DeviceBuffer);
-  //  2. exclusive_sum(flags, n, offsets) (exercise.cuh) gives each kept element its place;
-  //  3. a kernel copies every kept in[i] to out[offsets[i]].
-  // The count is offsets[n-1] + flags[n-1]: copy those two values back. Use 64-bit indices.
+  // TODO(6.3): copy the elements x of d_in with keep(x) to the front of d_out, in their
+  // order, and return how many there are, for any n >= 1. Build it on a scan: exclusive_sum
+  // (exercise.cuh) is there for that.
   (void)d_in;
   (void)n;
   (void)d_out;

@@ -8,10 +8,9 @@ constexpr int kThreads = 1024;
 
 /// One block of kThreads threads: out[i] = in[0] + ... + in[i] for n <= 2 * kThreads elements.
 __global__ void inclusive_scan_tile_kernel(const int32_t* in, int n, int64_t* out) {
-  // TODO(6.2): write the kernel with block_exclusive_scan (exercise.cuh) over a __shared__
-  // tree of 2 * kThreads int64 values, two per thread, and UnpaddedSlot. It gives the exclusive
-  // scan; produce the inclusive one in this kernel, without a second tree or kernel. Elements
-  // past n must not change the result, and must not be written.
+  // TODO(6.2): write the kernel: out[i] = in[0] + ... + in[i] for i < n, with
+  // block_exclusive_scan (exercise.cuh), in this one kernel: no second tree and no second
+  // kernel. Elements past n must not change the result, and must not be written.
 }
 
 void inclusive_scan_tile(const int32_t* d_in, int n, int64_t* d_out) {

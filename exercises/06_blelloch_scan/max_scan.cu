@@ -6,12 +6,9 @@
 namespace exercise06 {
 
 void inclusive_max_scan(const int32_t* d_in, int64_t n, int32_t* d_out) {
-  // TODO(6.4): the chapter's scan-then-propagate, with max instead of +:
-  //  1. a kernel scans each tile of 2048 elements with block_exclusive_scan and Max{}, writes
-  //     the inclusive result, and writes the tile's maximum to tile_max[tile];
-  //  2. one block scans tile_max (exclusive: each tile gets the maximum of the tiles before);
-  //  3. a kernel folds that into every element of tiles 1, 2, ...
-  // The identity of max is not 0: the inputs may all be negative.
+  // TODO(6.4): write d_out[i] = max(d_in[0], ..., d_in[i]) for any n from 1 to 2048 * 2048,
+  // with block_exclusive_scan and Max (exercise.cuh), the way chapter 06 scans sums of any
+  // length. The inputs may all be negative.
   (void)d_in;
   (void)n;
   (void)d_out;

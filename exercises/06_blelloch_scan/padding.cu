@@ -6,9 +6,10 @@
 namespace exercise06 {
 
 __host__ __device__ int padded_slot(int i, int element_bytes) {
-  // TODO(6.1): return where element i lives once the tree is padded, so that no step of the
-  // up- or down-sweep makes two threads of a warp (of a half-warp, for 8-byte elements) meet
-  // in one bank. Shared memory has 32 banks of 4 bytes. Mind the precedence of >> and +.
+  // TODO(6.1): return the slot of element i in a padded tree of element_bytes-byte elements
+  // (4 or 8): increasing in i, wasting at most one slot in eight, and such that no step of
+  // the up- or down-sweep over up to 2048 elements has a bank conflict (the bank model is in
+  // README.md).
   (void)element_bytes;
   return i;
 }

@@ -19,16 +19,16 @@ __global__ void matmul_tiled_2d(const float* a, const float* b, float* c, int64_
   const int64_t col = int64_t{blockIdx.x} * kTile + tx;
   float sum = 0;
   for (int64_t k0 = 0; k0 < k; k0 += kTile) {
-    // TODO(7.1): on the last tiles these two loads read past the edges of A and B. Guard them
-    // so that every thread still writes its tile element (what value adds nothing to a sum?)
-    // and still reaches both barriers: no early return.
+    // TODO(7.1): on the last tiles these two loads read past the edges of A and B. Make them
+    // right for any shape.
     a_tile[ty][tx] = a[row * k + k0 + tx];
     b_tile[ty][tx] = b[(k0 + ty) * n + col];
     __syncthreads();
     for (int p = 0; p < kTile; ++p) sum += a_tile[ty][p] * b_tile[p][tx];
     __syncthreads();
   }
-  // TODO(7.1): this store writes past the edges of C on the last tiles.
+  // TODO(7.1): this store writes past the edges of C on the last tiles. Make it right for
+  // any shape.
   c[row * n + col] = sum;
 }
 
@@ -38,7 +38,7 @@ void matmul_any_shape(const float* d_a, const float* d_b, float* d_c, int64_t m,
       "guard the edge tiles in exercises/07_tiled_matmul/any_shape.cu, then "
       "delete this line");
   const dim3 block(kTile, kTile);
-  // TODO(7.1): this grid leaves out the last, partial tiles.
+  // TODO(7.1): this grid leaves out the last, partial tiles. Make it cover all of C.
   const dim3 grid(unsigned(n / kTile), unsigned(m / kTile));
   matmul_tiled_2d<<<grid, block>>>(d_a, d_b, d_c, m, n, k);
   CUDA_CHECK(cudaGetLastError());

@@ -10,11 +10,8 @@ namespace exercise07 {
 template <int kM, int kN, int kK>
 __global__ void matmul_rect_tiled(const float* a, const float* b, float* c, int64_t m, int64_t n,
                                   int64_t k) {
-  // TODO(7.4): write the kernel. Thread t computes element (t / kN, t % kN) of the tile.
-  //  - the tiles of A and B do not have kM * kN elements, so a thread cannot load "its"
-  //    element: copy each tile in a loop over its elements, strided by the thread count;
-  //  - guard every load (outside A or B, load a value that adds nothing) and the store;
-  //  - both barriers, reached by every thread.
+  // TODO(7.4): write the kernel as described above, right for any m, n and k and for every
+  // tile shape that matmul_rectangular launches (32 x 8 with kK = 16, 8 x 32 with kK = 4).
 }
 
 /// Launches the kM x kN tiles over C: a 2-D grid, 1-D blocks of kM * kN threads.
