@@ -36,12 +36,6 @@ function(first_line_matching text regex out_var)
   set(${out_var} "${line}" PARENT_SCOPE)
 endfunction()
 
-# Runs ${exe} ${ARGN} with a timeout; sets status, detail and notes in the caller.
-macro(run_checker exe seconds)
-  execute_process(COMMAND ${exe} ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err
-                  RESULT_VARIABLE code TIMEOUT ${seconds})
-endmacro()
-
 # The sanitizer's verdict on ${exe} at a small size: sets status and detail when it reports.
 function(sanitize exe out_status out_detail)
   foreach(tool_status IN ITEMS memcheck:MEMORY racecheck:RACE synccheck:SYNC)
@@ -89,7 +83,8 @@ foreach(entry IN LISTS EXERCISES)
     first_line_matching("${build_log}" "error:|error :|undefined reference|No rule to make" detail)
     set(detail "${file} does not build: ${detail}")
   else()
-    run_checker(${BIN_DIR}/${target} ${TIMEOUT})
+    execute_process(COMMAND ${BIN_DIR}/${target} OUTPUT_VARIABLE out ERROR_VARIABLE err
+                    RESULT_VARIABLE code TIMEOUT ${TIMEOUT})
     string(REGEX MATCH "(PASS|FAIL|TODO)  [^\n]*" row "${out}")
     if(code MATCHES "timeout")
       set(status TIMEOUT)

@@ -8,6 +8,7 @@
 #include "tutorial/device_buffer.cuh"
 #include "tutorial/exercise_gpu.cuh"
 #include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
 
 namespace {
 
@@ -25,8 +26,7 @@ void check_fast_block_sum(const CheckRun& run) {
     DeviceBuffer<long long> d_sum(1);
     d_sum.poison();
     exercise02::fast_block_sum(d_in.data(), n, d_sum.data());
-    long long want = 0;
-    for (int32_t x : h_in) want += x;
+    const long long want = reference_sum(h_in);
     const long long got = d_sum.to_host()[0];
     expect(got == want, "n = " + std::to_string(n) + ": got " + std::to_string(got) + ", want " +
                             std::to_string(want));
