@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "cub_scan.cuh"
 #include "scan_drivers.cuh"
 #include "tutorial/chapter_main.hpp"
+#include "tutorial/cub_scan.cuh"
 #include "tutorial/explain.cuh"
 #include "tutorial/gpu_report.cuh"
 #include "tutorial/measure.cuh"

@@ -1,4 +1,4 @@
-// What the checkers of exercises 6.1 to 6.4 share: the sizes they grade, the CPU reference of
+// What the checkers of exercises 6.1 to 6.5 share: the sizes they grade, the CPU reference of
 // an exclusive scan, and the comparison that names the first wrong element.
 #pragma once
 

@@ -1,6 +1,6 @@
 /**
  * @file exercises/06_blelloch_scan/exercise.cuh
- * @brief The functions of exercises 6.1-6.4, shared by the learner's files and the checker,
+ * @brief The functions of exercises 6.1-6.5, shared by the learner's files and the checker,
  *        and the Blelloch tree they build on (any operator, any slot layout).
  */
 #pragma once
@@ -105,6 +105,22 @@ int64_t compact(const int32_t* d_in, int64_t n, int32_t* d_out);
 /// Exercise 6.4: out[i] = max(in[0], ..., in[i]) for any @p n, 1 <= n <= 2048 * 2048.
 void inclusive_max_scan(const int32_t* d_in, int64_t n, int32_t* d_out);
 //! [exercise_6_4]
+
+//! [exercise_6_5]
+/// Exercise 6.5: the int64 scratch elements fast_exclusive_scan() gets for @p n elements: two
+/// per tile and level of a scan-then-propagate with tiles of 64 or more elements, with room
+/// to spare.
+constexpr int64_t fast_scan_scratch_elements(int64_t n) {
+  return n / 16 + 1024;
+}
+
+/// Exercise 6.5 (performance): exclusive sum of the @p n int32 values at @p d_in into int64
+/// at @p d_out, as fast as the checker's target. Only enqueues the work on the default stream
+/// (the checker times it): no allocation, no copy, no synchronization; @p d_scratch holds
+/// fast_scan_scratch_elements(n) int64 values for your own use, in any state at the start.
+/// @pre 1 <= n <= 2^30; d_in and d_out are 16-byte aligned (as cudaMalloc returns them).
+void fast_exclusive_scan(const int32_t* d_in, int64_t n, int64_t* d_out, int64_t* d_scratch);
+//! [exercise_6_5]
 
 /// For exercise 6.3: an exclusive sum of @p n int64 values at @p d_in into @p d_out, on the
 /// device (cub::DeviceScan::ExclusiveSum, with its temporary storage).

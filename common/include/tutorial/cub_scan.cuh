@@ -1,7 +1,8 @@
 /**
- * @file chapters/06_blelloch_scan/cub_scan.cuh
- * @brief The yardstick of chapter 06: cub::DeviceScan::InclusiveSum or ExclusiveSum doing the
- *        same scan, with the same types, timed in the same run.
+ * @file cub_scan.cuh
+ * @brief The yardstick of the scan chapters (06, 08) and exercise 6.5:
+ *        cub::DeviceScan::InclusiveSum or ExclusiveSum doing the same scan, with the same
+ *        types, timed in the same run.
  */
 #pragma once
 
@@ -17,7 +18,7 @@
 #include "tutorial/cuda_check.cuh"
 #include "tutorial/device_buffer.cuh"
 
-namespace chapter06 {
+namespace tutorial {
 
 /// Reads an input element as the output type. CUB adds in the type of its input, so an int32
 /// input must be read as int64 for CUB to add in 64 bits like the chapter's kernels do; the
@@ -47,7 +48,7 @@ class CubScan {
       : d_in_(d_in), d_out_(d_out), n_(n), call_(call) {
     size_t bytes = 0;
     CUDA_CHECK(dispatch(nullptr, bytes));
-    temp_ = tutorial::DeviceBuffer<unsigned char>(static_cast<int64_t>(bytes));
+    temp_ = DeviceBuffer<unsigned char>(static_cast<int64_t>(bytes));
   }
   /// Enqueues the scan on the default stream (CUB's second call: the work itself).
   void operator()() {
@@ -84,7 +85,7 @@ class CubScan {
   Out* d_out_;
   int64_t n_;
   CubCall call_;
-  tutorial::DeviceBuffer<unsigned char> temp_;
+  DeviceBuffer<unsigned char> temp_;
 };
 
-}  // namespace chapter06
+}  // namespace tutorial
