@@ -1,0 +1,401 @@
+/**
+ * @file chapters/08_single_pass/main.cu
+ * @brief Chapter 08: one pass over the data. A sum in one launch with the last-block pattern
+ *        (deterministic, no memset), and a scan in one launch: chained, then with decoupled
+ *        look-back, each next to CUB and to a plain copy of the same bytes.
+ *
+ * Shows: a release/acquire ticket that tells a block it is the last; partials added in a
+ * fixed order, so a float sum has the same bits every run; what one launch costs; tiles that
+ * publish a status word (kind and value in one word) for the tiles after them; why waiting for
+ * the predecessor serializes a scan, and how looking back over a window of predecessors does
+ * not; tiles taken from a counter, so no block waits for one that has not started.
+ * Leaves out: other operators than +, and the tuning of CUB's policies per architecture.
+ */
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "last_block_reduce.cuh"
+#include "lookback_scan.cuh"
+#include "tutorial/chapter_main.hpp"
+#include "tutorial/cub_scan.cuh"
+#include "tutorial/cub_sum.cuh"
+#include "tutorial/gpu_report.cuh"
+#include "tutorial/measure.cuh"
+#include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
+
+namespace {
+
+using namespace tutorial;
+using namespace chapter08;
+
+const ChapterInfo kChapter{"08_single_pass",
+                           "one pass over the data: last-block sum, decoupled look-back scan",
+                           "scan_decoupled_lookback"};
+
+/// How many times the float results are recomputed to count their distinct bit patterns.
+constexpr int kDeterminismRuns = 20;
+
+/// The grid of the reductions: as many blocks as fit on the GPU at once (chapter 05), and no
+/// more than kVectorsInFlight 4-element vectors per thread need: at small n, fewer blocks
+/// mean fewer partials and fewer tickets for the last block to wait for.
+int reduce_grid(const DeviceFacts& device, int64_t n) {
+  int per_sm = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, reduce_one_pass<Finish::kLastBlock, int32_t>, kReduceThreads, 0));
+  constexpr int64_t kPerBlock = 4 * kVectorsInFlight * kReduceThreads;
+  const int64_t useful = (n + kPerBlock - 1) / kPerBlock;
+  return static_cast<int>(
+      std::max<int64_t>(1, std::min<int64_t>(int64_t{per_sm} * device.sm_count, useful)));
+}
+
+/// The two ways to finish a sum of T, with their buffers: chapter 05's memset + atomics, and
+/// the last block. Both leave the sum in result().
+template <typename T>
+class OnePassSums {
+ public:
+  using Acc = SumOf<T>;
+  OnePassSums(const DeviceFacts& device, const T* in, int64_t n)
+      : in_(in), n_(n), grid_(reduce_grid(device, n)), result_(1), partials_(grid_), ticket_(1) {
+    CUDA_CHECK(cudaMemset(ticket_.data(), 0, ticket_.bytes()));  // once: then it resets itself
+  }
+  int grid() const { return grid_; }
+  Acc* result() const { return result_.data(); }
+
+  /// Chapter 05's way: two operations, a memset of the result and a kernel with atomics.
+  void atomic(BlockCycleSlots slots) {
+    CUDA_CHECK(cudaMemsetAsync(result_.data(), 0, sizeof(Acc)));
+    reduce_one_pass<Finish::kAtomic>
+        <<<grid_, kReduceThreads>>>(in_, n_, result_.data(), state(), slots);
+  }
+  /// This chapter's: one launch.
+  void last_block(BlockCycleSlots slots) {
+    reduce_one_pass<Finish::kLastBlock>
+        <<<grid_, kReduceThreads>>>(in_, n_, result_.data(), state(), slots);
+  }
+
+ private:
+  LastBlockState<Acc> state() const { return {partials_.data(), ticket_.data()}; }
+  const T* in_;
+  int64_t n_;
+  int grid_;
+  DeviceBuffer<Acc> result_, partials_;
+  DeviceBuffer<unsigned int> ticket_;
+};
+
+/// Runs @p launch @p runs times and counts the distinct bit patterns of the device bytes
+/// [@p data, + @p bytes) it leaves.
+template <typename Launch>
+size_t distinct_bit_patterns(int runs, const void* data, size_t bytes, Launch launch) {
+  std::set<std::vector<unsigned char>> seen;
+  std::vector<unsigned char> host(bytes);
+  for (int r = 0; r < runs; ++r) {
+    launch();
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpy(host.data(), data, bytes, cudaMemcpyDeviceToHost));
+    seen.insert(host);
+  }
+  return seen.size();
+}
+
+/// A check that @p count runs gave @p distinct bit patterns where one is promised.
+Check check_deterministic(const std::string& what, size_t distinct) {
+  return Check{what + ", " + std::to_string(kDeterminismRuns) + " runs",
+               std::to_string(distinct) + " distinct bit pattern(s)", "1",
+               "the same bits every run", distinct == 1};
+}
+
+/// Reads one value back.
+template <typename T>
+T read_back(const T* d_value) {
+  T value{};
+  CUDA_CHECK(cudaMemcpy(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost));
+  return value;
+}
+
+/// The reductions: chapter 05's finish, the last block, CUB; ints exact, floats within the
+/// bound of their summation depth; the float last-block sum the same bits every run.
+void run_reductions(const Options& opt, const DeviceFacts& device, Timer& timer, Report& report) {
+  const int64_t n = opt.n;
+  const DeviceReductionInput ints_in = upload_reduction_input(n, opt.seed);
+  DeviceBuffer<float> d_floats(n);
+  const std::vector<float> h_floats = random_floats(n, opt.seed + 1, 0.5f, 1.5f);
+  d_floats.copy_from(h_floats);
+  const double float_reference = reference_sum(h_floats);
+
+  OnePassSums<int32_t> ints(device, ints_in.values.data(), n);
+  OnePassSums<float> floats(device, d_floats.data(), n);
+  CubSum<int32_t, long long> cub_ints(ints_in.values.data(), ints.result(), n);
+  CubSum<float, float> cub_floats(d_floats.data(), floats.result(), n);
+
+  report.checks.push_back(check_device_sum("reduce + memset + atomicAdd", ints.result(),
+                                           ints_in.sum, [&] { ints.atomic({}); }));
+  report.checks.push_back(check_device_sum("reduce_last_block", ints.result(), ints_in.sum,
+                                           [&] { ints.last_block({}); }));
+  report.checks.push_back(
+      check_device_sum("cub::DeviceReduce::Sum", ints.result(), ints_in.sum, cub_ints));
+
+  // Float depth: a thread's serial adds, log2(256) in the block, then the finish: up to one
+  // add per block with atomics; the last block adds ceil(grid / 256) partials per thread and
+  // log2(256) more.
+  const int64_t threads = int64_t{floats.grid()} * kReduceThreads;
+  const int64_t serial = 4 * ((n / 4 + threads - 1) / threads) + 1;
+  const int64_t depth_atomic = serial + 8 + floats.grid();
+  const int64_t depth_last = serial + 8 + (floats.grid() + kReduceThreads - 1) / kReduceThreads + 8;
+  const auto check_float = [&](const std::string& name, int64_t depth,
+                               const std::function<void()>& run) {
+    CUDA_CHECK(cudaMemset(floats.result(), 0xFF, sizeof(float)));
+    run();
+    CUDA_CHECK(cudaGetLastError());
+    report.checks.push_back(check_close("sum (" + name + ", depth " + std::to_string(depth) + ")",
+                                        read_back(floats.result()), float_reference,
+                                        sum_tolerance(depth, float_reference)));
+  };
+  check_float("float: reduce + memset + atomicAdd", depth_atomic, [&] { floats.atomic({}); });
+  check_float("float: reduce_last_block", depth_last, [&] { floats.last_block({}); });
+  check_float("float: cub::DeviceReduce::Sum, estimated", summation_depth(n, 128) + 64,
+              [&] { cub_floats(); });
+  report.checks.back().informative = true;  // CUB's order is its own: an estimate (chapter 05)
+
+  const double bytes = 4.0 * n;
+  const auto time_ours = [&](const std::string& name, int grid, const std::string& vendor,
+                             const std::function<void(BlockCycleSlots)>& launch) {
+    report.rows.push_back(measure_kernel(timer, opt.reps, name, bytes, grid, double(n), launch));
+    report.rows.back().baseline = vendor;
+    report.rows.back().ops_per_byte = 1.0 / 4;
+  };
+  const auto time_vendor = [&](const std::string& name, const std::function<void()>& launch) {
+    report.rows.push_back(measure_vendor(timer, opt.reps, name, bytes, launch));
+    report.rows.back().baseline = name;
+    report.rows.back().ops_per_byte = 1.0 / 4;
+  };
+  time_ours("reduce + memset + atomicAdd", ints.grid(), "cub::DeviceReduce::Sum",
+            [&](BlockCycleSlots s) { ints.atomic(s); });
+  time_ours("reduce_last_block", ints.grid(), "cub::DeviceReduce::Sum",
+            [&](BlockCycleSlots s) { ints.last_block(s); });
+  time_vendor("cub::DeviceReduce::Sum", [&] { cub_ints(); });
+  time_ours("float: reduce + memset + atomicAdd", floats.grid(), "float: cub::DeviceReduce::Sum",
+            [&](BlockCycleSlots s) { floats.atomic(s); });
+  time_ours("float: reduce_last_block", floats.grid(), "float: cub::DeviceReduce::Sum",
+            [&](BlockCycleSlots s) { floats.last_block(s); });
+  time_vendor("float: cub::DeviceReduce::Sum", [&] { cub_floats(); });
+
+  //! [determinism]
+  const auto distinct = [&](const std::function<void()>& launch) {
+    return distinct_bit_patterns(kDeterminismRuns, floats.result(), sizeof(float), launch);
+  };
+  report.checks.push_back(
+      check_deterministic("float: reduce_last_block", distinct([&] { floats.last_block({}); })));
+  report.notes.push_back(
+      "float sums, " + std::to_string(kDeterminismRuns) + " runs each, distinct bit patterns: " +
+      "memset + atomicAdd " + std::to_string(distinct([&] { floats.atomic({}); })) +
+      ", reduce_last_block " + std::to_string(distinct([&] { floats.last_block({}); })) +
+      ", cub::DeviceReduce::Sum " + std::to_string(distinct([&] { cub_floats(); })));
+  //! [determinism]
+  report.notes.push_back("reductions: " + std::to_string(ints.grid()) + " blocks of " +
+                         std::to_string(kReduceThreads) + " threads (the GPU full once, at most " +
+                         "four int4 per thread); float depths: atomics " +
+                         std::to_string(depth_atomic) + ", last block " +
+                         std::to_string(depth_last));
+
+  // What bounds a one-launch sum at small n: one launch, plus the bytes at DRAM speed.
+  const Summary empty = timer.time_ms(opt.reps, [] { empty_kernel<<<1, 32>>>(); });
+  report.notes.push_back("an empty launch, timed the same way: " + format_number(empty.median) +
+                         " ms (median); the floor of any one-launch sum of n elements is that plus "
+                         "4n bytes at DRAM speed");
+}
+
+// ---- Scans --------------------------------------------------------------------------------
+
+/// The integer scan: int32 in [-2^20, 2^20] -> int64, checked exactly.
+struct IntegerScan {
+  using In = int32_t;
+  using Out = int64_t;
+  static constexpr const char* kPrefix = "";
+  static std::vector<In> input(int64_t n, uint64_t seed) { return reduction_input(n, seed); }
+  template <typename Depth>
+  static Check check(std::string what, const std::vector<Out>& got,
+                     const std::vector<int64_t>& want, const Depth&) {
+    return check_elements(
+        std::move(what), got, want, [](size_t) { return 0.0; }, "exact");
+  }
+};
+
+/// The float scan: float in [0.5, 1.5) -> float, element i within gamma(depth(i)) times its
+/// prefix (all inputs positive: the prefix of |x| is the reference itself).
+struct FloatScan {
+  using In = float;
+  using Out = float;
+  static constexpr const char* kPrefix = "float: ";
+  static std::vector<In> input(int64_t n, uint64_t seed) {
+    return random_floats(n, seed, 0.5f, 1.5f);
+  }
+  template <typename Depth>
+  static Check check(std::string what, const std::vector<Out>& got, const std::vector<double>& want,
+                     const Depth& depth) {
+    const auto tolerance = [&](size_t i) {
+      return sum_tolerance(depth(static_cast<int64_t>(i)), want[i]);
+    };
+    const ElementTally tally = tally_elements(got, want, tolerance);
+    return check_from_tally(std::move(what), got, want, tally,
+                            "|error| <= gamma(" + depth.text() + ") * prefix; worst " +
+                                format_number(100 * tally.worst) + "% of it");
+  }
+};
+
+/// Our scans' depth bound (single_pass_depth), and an estimate for CUB's (chapter 06): tiles
+/// in order, each adding its predecessor's prefix, and a few dozen additions inside a tile.
+template <typename Out>
+struct OurDepth {
+  int64_t operator()(int64_t i) const { return single_pass_depth<Out>(i); }
+  std::string text() const {
+    return "7 (i / " + std::to_string(kScanTile<Out>) + " + 1) + " +
+           std::to_string(single_pass_depth<Out>(0) - 7);
+  }
+};
+struct CubDepthEstimate {
+  int64_t operator()(int64_t i) const { return std::min<int64_t>(i, i / 1024 + 64); }
+  std::string text() const { return "min(i, i/1024 + 64)"; }
+};
+/// Verifies the chained and decoupled scans (inclusive and exclusive), CUB's and the copy on
+/// poisoned outputs, times them, verifies the decoupled scan again after all those calls, and
+/// counts the distinct results of repeated float scans.
+template <typename Scan>
+void run_scans(const Options& opt, const DeviceFacts& device, Timer& timer, Report& report) {
+  using In = typename Scan::In;
+  using Out = typename Scan::Out;
+  const int64_t n = opt.n;
+  const std::string prefix = Scan::kPrefix;
+
+  DeviceBuffer<In> d_in(n);
+  DeviceBuffer<Out> d_out(n);
+  const std::vector<In> h_in = Scan::input(n, opt.seed);
+  d_in.copy_from(h_in);
+  // One reference, inclusive; turned into the exclusive one in place for the last checks.
+  auto reference = reference_inclusive_scan(h_in);
+  std::vector<Out> h_out(static_cast<size_t>(n));
+  const HostPin pin(h_out);
+
+  SinglePassScan<Out> scan(n);
+  CubScan<In, Out> cub_inclusive(d_in.data(), d_out.data(), n, CubCall::kInclusiveSum);
+  CubScan<In, Out> cub_exclusive(d_in.data(), d_out.data(), n, CubCall::kExclusiveSum);
+  constexpr int64_t kRoundSize = kPerThread<Out> * kScanThreads;  // one copy thread's elements
+  int copy_grid = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&copy_grid, copy_elements<In, Out>,
+                                                           kScanThreads, 0));
+  copy_grid =
+      static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(int64_t{copy_grid} * device.sm_count,
+                                                              (n + kRoundSize - 1) / kRoundSize)));
+
+  const auto chained = [&](bool inclusive, BlockCycleSlots s) {
+    scan.template run<Wait::kChained>(d_in.data(), d_out.data(), inclusive, s);
+  };
+  const auto decoupled = [&](bool inclusive, BlockCycleSlots s) {
+    scan.template run<Wait::kDecoupled>(d_in.data(), d_out.data(), inclusive, s);
+  };
+  const auto copy = [&] {
+    copy_elements<<<copy_grid, kScanThreads>>>(d_in.data(), n, d_out.data());
+  };
+
+  const auto check = [&](const std::string& name, const auto& want, const auto& depth,
+                         const std::function<void()>& run) {
+    d_out.poison();
+    run();
+    CUDA_CHECK(cudaGetLastError());
+    d_out.copy_to(h_out);
+    report.checks.push_back(Scan::check(prefix + name, h_out, want, depth));
+  };
+  check("inclusive scan (scan_chained)", reference, OurDepth<Out>{}, [&] { chained(true, {}); });
+  check("inclusive scan (scan_decoupled_lookback)", reference, OurDepth<Out>{},
+        [&] { decoupled(true, {}); });
+  check("cub::DeviceScan::InclusiveSum", reference, CubDepthEstimate{}, [&] { cub_inclusive(); });
+  report.checks.back().informative = std::is_floating_point_v<Out>;  // an estimated depth
+  d_out.poison();
+  copy();
+  d_out.copy_to(h_out);
+  report.checks.push_back(check_elements(
+      prefix + "copy_elements", h_out, h_in, [](size_t) { return 0.0; }, "exact"));
+
+  // Time all in one run. The rate counts the bytes a scan must move: n in, n out.
+  const double bytes = double(n) * (sizeof(In) + sizeof(Out));
+  const double intensity = 1.0 / (sizeof(In) + sizeof(Out));
+  const std::string cub_in = prefix + "cub::DeviceScan::InclusiveSum";
+  const std::string cub_ex = prefix + "cub::DeviceScan::ExclusiveSum";
+  const auto time_ours = [&](const std::string& name, const std::string& vendor,
+                             const std::function<void(BlockCycleSlots)>& launch) {
+    report.rows.push_back(
+        measure_kernel(timer, opt.reps, prefix + name, bytes, scan.tiles(), double(n), launch));
+    report.rows.back().baseline = vendor;
+    report.rows.back().ops_per_byte = intensity;
+  };
+  const auto time_vendor = [&](const std::string& name, const std::string& vendor,
+                               const std::function<void()>& launch) {
+    report.rows.push_back(measure_vendor(timer, opt.reps, name, bytes, launch));
+    report.rows.back().baseline = vendor;
+    report.rows.back().ops_per_byte = intensity;
+  };
+  time_ours("scan_chained", cub_in, [&](BlockCycleSlots s) { chained(true, s); });
+  time_ours("scan_decoupled_lookback", cub_in, [&](BlockCycleSlots s) { decoupled(true, s); });
+  time_vendor(cub_in, cub_in, [&] { cub_inclusive(); });
+  time_ours("scan_decoupled_lookback, exclusive", cub_ex,
+            [&](BlockCycleSlots s) { decoupled(false, s); });
+  time_vendor(cub_ex, cub_ex, [&] { cub_exclusive(); });
+  time_vendor(prefix + "copy_elements (the floor)", cub_in, copy);
+  report.rows.back().vendor = false;  // ours, but not a scan: no cycles recorded
+
+  // Every call above left the status words and the counter for the next: still right?
+  check("inclusive scan (scan_decoupled_lookback) again, after the timed calls", reference,
+        OurDepth<Out>{}, [&] { decoupled(true, {}); });
+  // Inclusive to exclusive on the CPU: shift right by one, the identity in front.
+  std::rotate(reference.rbegin(), reference.rbegin() + 1, reference.rend());
+  reference[0] = 0;
+  check("exclusive scan (scan_decoupled_lookback)", reference, OurDepth<Out>{},
+        [&] { decoupled(false, {}); });
+  check("cub::DeviceScan::ExclusiveSum", reference, CubDepthEstimate{}, [&] { cub_exclusive(); });
+  report.checks.back().informative = std::is_floating_point_v<Out>;
+  if constexpr (std::is_floating_point_v<Out>) {
+    const auto distinct = [&](const std::function<void()>& launch) {
+      return distinct_bit_patterns(kDeterminismRuns, d_out.data(), d_out.bytes(), launch);
+    };
+    report.notes.push_back(
+        "float scans, " + std::to_string(kDeterminismRuns) +
+        " runs each, distinct bit patterns of the whole output: scan_decoupled_lookback " +
+        std::to_string(distinct([&] { decoupled(true, {}); })) +
+        ", cub::DeviceScan::InclusiveSum " + std::to_string(distinct([&] { cub_inclusive(); })));
+  }
+  if (prefix.empty()) {
+    report.notes.push_back(
+        "scans: " + std::to_string(scan.tiles()) + " tiles of " + std::to_string(kScanTile<Out>) +
+        " elements, one block of " + std::to_string(kScanThreads) +
+        " threads each; copy_elements: " + std::to_string(copy_grid) + " blocks");
+  }
+}
+
+Report run_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  Report report = start_report(kChapter, device, opt);
+  report.problem = describe_reduction_input(opt.n, opt.seed) +
+                   "; sums into int64, scans into int64; and float in [0.5, 1.5) (the rows "
+                   "named float:)";
+  report.ops_per_byte = 1.0 / (sizeof(int32_t) + sizeof(int64_t));  // the headline: the scan
+  report.op_name = "add";
+  Timer timer(device);
+  run_reductions(opt, device, timer, report);
+  run_scans<IntegerScan>(opt, device, timer, report);
+  run_scans<FloatScan>(opt, device, timer, report);
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const OptionSpec spec{kChapter.program(), int64_t{1} << 24};
+  return run_main(argc, argv, spec, run_lesson);
+}
