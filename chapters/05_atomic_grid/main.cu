@@ -27,6 +27,7 @@
 #include "tutorial/measure.cuh"
 #include "tutorial/random.hpp"
 #include "tutorial/reference.hpp"
+#include "tutorial/sum_traits.cuh"
 
 namespace {
 
@@ -38,32 +39,6 @@ constexpr int kBlockThreads = 256;
 /// 16-byte loads each thread keeps in flight per loop iteration: enough bytes on their way
 /// from DRAM to cover its latency when every SM is full of threads.
 constexpr int kVectorsInFlight = 4;
-
-/// What a sum of T is accumulated in: 64 bits for ints, so that 2^31 values of magnitude 2^31
-/// cannot overflow; float for floats, as CUB does for a float output.
-template <typename T>
-struct Sum;
-template <>
-struct Sum<int32_t> {
-  using type = long long;
-  using vector = int4;  // 4 ints, one 16-byte load
-};
-template <>
-struct Sum<float> {
-  using type = float;
-  using vector = float4;
-};
-template <typename T>
-using SumOf = typename Sum<T>::type;
-
-/// Adds @p value to *out for the whole grid. atomicAdd has no signed 64-bit form; adding the
-/// same bits as unsigned gives the same result, since both wrap modulo 2^64 alike.
-__device__ void atomic_add(long long* out, long long value) {
-  atomicAdd(reinterpret_cast<unsigned long long*>(out), static_cast<unsigned long long>(value));
-}
-__device__ void atomic_add(float* out, float value) {
-  atomicAdd(out, value);
-}
 
 /// How a block hands over its sum: one atomicAdd into the result, or one slot per block that
 /// a second step (a launch or the CPU) adds up.
@@ -146,7 +121,7 @@ __device__ Acc add_vector(Acc sum, const Vector& v) {
 template <Combine kCombine, typename T>
 __global__ void reduce_vectorized(const T* __restrict__ in, int64_t n, SumOf<T>* out,
                                   BlockCycleSlots slots) {
-  using Vector = typename Sum<T>::vector;
+  using Vector = typename SumTraits<T>::Vector;
   const BlockClock started = block_clock_start();
   const Vector* in4 = reinterpret_cast<const Vector*>(in);
   const int64_t vectors = n / 4;

@@ -109,14 +109,6 @@ struct UniformDepth {
   std::string text() const { return std::to_string(depth); }
 };
 
-/// CUB's structure is not ours to bound exactly. It scans tiles of (at least) 1024 elements
-/// in order, each tile adding its predecessor's prefix, so element i passes through about
-/// i / 1024 tile additions and a few dozen inside its tile: an estimate, not a proof.
-struct CubDepthEstimate {
-  int64_t operator()(int64_t i) const { return std::min<int64_t>(i, i / 1024 + 64); }
-  std::string text() const { return "min(i, i/1024 + 64)"; }
-};
-
 /// Every step for one pair of types, with the device scratch of both tile sizes.
 template <typename In, typename Out>
 class Steps {
@@ -155,8 +147,7 @@ struct IntegerScan {
   template <typename Depth>
   static Check check(std::string what, const std::vector<Out>& got,
                      const std::vector<int64_t>& want, const Depth&) {
-    return check_elements(
-        std::move(what), got, want, [](size_t) { return 0.0; }, "exact");
+    return check_scan_exact(std::move(what), got, want);
   }
 };
 
@@ -171,21 +162,11 @@ struct FloatScan {
   static std::vector<In> input(int64_t n, uint64_t seed) {
     return random_floats(n, seed, 0.5f, 1.5f);
   }
-  //! [float_check]
-  /// Element i within gamma(depth(i)) * (|x_0| + ... + |x_i|) of the reference; the rule
-  /// also says how close the worst element came to its bound.
   template <typename Depth>
   static Check check(std::string what, const std::vector<Out>& got, const std::vector<double>& want,
                      const Depth& depth) {
-    const auto tolerance = [&](size_t i) {
-      return sum_tolerance(depth(static_cast<int64_t>(i)), std::fabs(want[i]));
-    };
-    const ElementTally tally = tally_elements(got, want, tolerance);  // one pass finds the worst
-    return check_from_tally(std::move(what), got, want, tally,
-                            "|error| <= gamma(" + depth.text() + ") * prefix of |x|; worst " +
-                                format_number(100 * tally.worst) + "% of it");
+    return check_positive_scan(std::move(what), got, want, depth);
   }
-  //! [float_check]
 };
 
 /// What one type's run adds to the report.

@@ -12,34 +12,21 @@
 
 #include "tutorial/block_cycles.cuh"
 #include "tutorial/block_reduce.cuh"
+#include "tutorial/sum_traits.cuh"
 
 namespace chapter08 {
 
+using tutorial::atomic_add;
 using tutorial::BlockClock;
 using tutorial::BlockCycleSlots;
+using tutorial::SumOf;
+using tutorial::SumTraits;
 
 /// Threads per block of the reductions: whole warps, for block_reduce_sum().
 constexpr int kReduceThreads = 256;
 
 /// 16-byte loads each thread issues before it adds any (chapter 05's kVectorsInFlight).
 constexpr int kVectorsInFlight = 4;
-
-/// What a sum of T is accumulated in (64 bits for ints, float for floats, as chapter 05), and
-/// the 16-byte vector it is loaded as.
-template <typename T>
-struct SumTraits;
-template <>
-struct SumTraits<int32_t> {
-  using Acc = long long;
-  using Vector = int4;
-};
-template <>
-struct SumTraits<float> {
-  using Acc = float;
-  using Vector = float4;
-};
-template <typename T>
-using SumOf = typename SumTraits<T>::Acc;
 
 /// How the blocks' sums become one.
 enum class Finish {
@@ -80,15 +67,6 @@ __device__ SumOf<T> thread_sum(const T* __restrict__ in, int64_t n) {
   }
   if (thread < n % 4) sum += in[4 * vector_count + thread];  // the 0-3 after the last vector
   return sum;
-}
-
-/// Adds @p value to *@p out for the whole grid (no signed 64-bit atomicAdd: the same bits as
-/// unsigned wrap alike).
-__device__ inline void atomic_add(long long* out, long long value) {
-  atomicAdd(reinterpret_cast<unsigned long long*>(out), static_cast<unsigned long long>(value));
-}
-__device__ inline void atomic_add(float* out, float value) {
-  atomicAdd(out, value);
 }
 
 //! [reduce_one_pass]

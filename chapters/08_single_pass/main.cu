@@ -225,8 +225,7 @@ struct IntegerScan {
   template <typename Depth>
   static Check check(std::string what, const std::vector<Out>& got,
                      const std::vector<int64_t>& want, const Depth&) {
-    return check_elements(
-        std::move(what), got, want, [](size_t) { return 0.0; }, "exact");
+    return check_scan_exact(std::move(what), got, want);
   }
 };
 
@@ -242,18 +241,11 @@ struct FloatScan {
   template <typename Depth>
   static Check check(std::string what, const std::vector<Out>& got, const std::vector<double>& want,
                      const Depth& depth) {
-    const auto tolerance = [&](size_t i) {
-      return sum_tolerance(depth(static_cast<int64_t>(i)), want[i]);
-    };
-    const ElementTally tally = tally_elements(got, want, tolerance);
-    return check_from_tally(std::move(what), got, want, tally,
-                            "|error| <= gamma(" + depth.text() + ") * prefix; worst " +
-                                format_number(100 * tally.worst) + "% of it");
+    return check_positive_scan(std::move(what), got, want, depth);
   }
 };
 
-/// Our scans' depth bound (single_pass_depth), and an estimate for CUB's (chapter 06): tiles
-/// in order, each adding its predecessor's prefix, and a few dozen additions inside a tile.
+/// Our scans' depth bound (single_pass_depth); CUB's is estimated (cub_scan.cuh).
 template <typename Out>
 struct OurDepth {
   int64_t operator()(int64_t i) const { return single_pass_depth<Out>(i); }
@@ -262,10 +254,7 @@ struct OurDepth {
            std::to_string(single_pass_depth<Out>(0) - 7);
   }
 };
-struct CubDepthEstimate {
-  int64_t operator()(int64_t i) const { return std::min<int64_t>(i, i / 1024 + 64); }
-  std::string text() const { return "min(i, i/1024 + 64)"; }
-};
+
 /// Verifies the chained and decoupled scans (inclusive and exclusive), CUB's and the copy on
 /// poisoned outputs, times them, verifies the decoupled scan again after all those calls, and
 /// counts the distinct results of repeated float scans.

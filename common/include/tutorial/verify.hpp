@@ -185,4 +185,30 @@ Check check_elements(std::string what, const std::vector<Got>& got, const std::v
                           std::move(rule));
 }
 
+/// A scan of integers: every element exactly.
+template <typename Got>
+Check check_scan_exact(std::string what, const std::vector<Got>& got,
+                       const std::vector<int64_t>& want) {
+  return check_elements(
+      std::move(what), got, want, [](size_t) { return 0.0; }, "exact");
+}
+
+//! [float_check]
+/// A float scan: element i within gamma(depth(i)) * (|x_0| + ... + |x_i|) of the reference
+/// @p want, which for inputs that are all positive is that prefix itself; the rule also says
+/// how close the worst element came to its bound. depth(i) bounds the additions element i went
+/// through; depth.text() says how.
+template <typename Got, typename Depth>
+Check check_positive_scan(std::string what, const std::vector<Got>& got,
+                          const std::vector<double>& want, const Depth& depth) {
+  const auto tolerance = [&](size_t i) {
+    return sum_tolerance(depth(static_cast<int64_t>(i)), std::fabs(want[i]));
+  };
+  const ElementTally tally = tally_elements(got, want, tolerance);  // one pass finds the worst
+  return check_from_tally(std::move(what), got, want, tally,
+                          "|error| <= gamma(" + depth.text() + ") * prefix of |x|; worst " +
+                              format_number(100 * tally.worst) + "% of it");
+}
+//! [float_check]
+
 }  // namespace tutorial
