@@ -167,18 +167,18 @@ __device__ Out look_back(const ScanState& state, int64_t tile, Out aggregate) {
 //! [look_back]
 
 /// The depth of the additions of a tile's aggregate (verify.hpp's k, for floats): a thread's
-/// group, the warp scan (5), the warps of a round, the rounds.
+/// group, its warp's scan (5), the scan of the 32 warp totals (5).
 template <typename Out>
-constexpr int64_t kAggregateDepth = (kPerThread<Out> - 1) + 5 + (kScanWarps - 1) + (kRounds - 1);
+constexpr int64_t kAggregateDepth = (kPerThread<Out> - 1) + 5 + 5;
 
 /// The depth of element @p i of a single-pass scan. By induction over tiles, tile T's inclusive
 /// prefix has depth at most A + 7 (T + 1), A the aggregate's: finding a prefix through k tiles
 /// adds at most 5 (the warp sum) + ceil(k / 32) (the windows) + 1 (the aggregate) <= 7k. An
-/// element adds the prefix, the earlier warps and rounds of its tile (A + 1), its warp's
-/// exclusive scan, and up to kPerThread of its own: 3 + kPerThread more.
+/// element adds the prefix to its round and warp's offset in the tile (1), its warp's exclusive
+/// scan (1), and up to kPerThread of its own.
 template <typename Out>
 int64_t single_pass_depth(int64_t i) {
-  return kAggregateDepth<Out> + 7 * (i / kScanTile<Out> + 1) + 3 + kPerThread<Out>;
+  return kAggregateDepth<Out> + 7 * (i / kScanTile<Out> + 1) + 2 + kPerThread<Out>;
 }
 
 //! [scan_single_pass]
@@ -186,10 +186,10 @@ int64_t single_pass_depth(int64_t i) {
  * @brief Scans tile take_tile() of @p in into @p out (inclusive or exclusive) in one pass.
  *
  * Each thread loads its kRounds groups at once; sums each group; the warps scan those sums
- * with shuffles, round by round; one barrier; each thread adds
- * up the warp totals it needs from shared memory. Warp 0 then finds the tile's prefix
- * (look_back) while the other warps wait at the second barrier, and every thread writes its
- * elements as prefix + everything before them in the tile.
+ * with shuffles, round by round; one barrier. Warp 0 scans the 32 warp totals, finds the tile's
+ * prefix (look_back) and leaves each round and warp its offset, while the other warps wait at
+ * the second barrier; every thread then writes its elements as that offset + everything before
+ * them in its warp.
  * @pre kScanThreads threads, state.tiles = ceil(n / kScanTile<Out>) blocks; in and out 16-byte
  *      aligned; *state.next_tile is 0.
  */
@@ -201,7 +201,6 @@ __global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
   constexpr int kRoundElements = kCount * kScanThreads;
   const tutorial::BlockClock started = tutorial::block_clock_start();
   __shared__ Out warp_totals[kRounds][kScanWarps];
-  __shared__ Out tile_prefix;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t tile = take_tile(state);
   const int64_t first = tile * kScanTile<Out> + kCount * threadIdx.x;
@@ -227,30 +226,27 @@ __global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
   }
   __syncthreads();
 
-  // From the warp totals: what comes before this thread's group in each round (added to
-  // warp_before in place: fewer registers), and the tile's aggregate. Broadcast reads: every
-  // thread of a warp reads the same word.
-  Out aggregate = 0;
-#pragma unroll
-  for (int r = 0; r < kRounds; ++r) {
-    Out before_warp = 0, round_total = 0;
-    for (int w = 0; w < kScanWarps; ++w) {
-      if (w == warp) before_warp = round_total;
-      round_total += warp_totals[r][w];
-    }
-    warp_before[r] = (aggregate + before_warp) + warp_before[r];
-    aggregate += round_total;
-  }
-
+  // Warp 0 scans the 32 warp totals in tile order (round by round, warp by warp: lane l holds
+  // round l / kScanWarps, warp l % kScanWarps), which gives the tile's aggregate, finds the
+  // tile's prefix, and leaves in each slot what comes before that round and warp.
+  static_assert(kRounds * kScanWarps == 32, "one warp scans the warp totals");
   if (warp == 0) {
-    const Out prefix = look_back<kWait>(state, tile, aggregate);
-    if (lane == 0) tile_prefix = prefix;
+    Out* slot = &warp_totals[0][0] + lane;
+    Out inclusive_total = *slot;
+    for (int offset = 1; offset < 32; offset *= 2) {
+      const Out up = __shfl_up_sync(0xffffffffu, inclusive_total, offset);
+      if (lane >= offset) inclusive_total += up;
+    }
+    const Out before = __shfl_up_sync(0xffffffffu, inclusive_total, 1);
+    const Out aggregate = __shfl_sync(0xffffffffu, inclusive_total, 31);
+    const Out prefix = look_back<kWait>(state, tile, aggregate);  // the same in every lane
+    *slot = prefix + (lane == 0 ? Out(0) : before);
   }
   __syncthreads();
 
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
-    Out running = tile_prefix + warp_before[r];
+    Out running = warp_totals[r][warp] + warp_before[r];
     Pack<Out, kCount> result;
     for (int k = 0; k < kCount; ++k) {
       const Out exclusive = running;
