@@ -22,17 +22,18 @@ constexpr int kScanWarps = kScanThreads / 32;
 
 /// The consecutive elements a thread takes per round: one 16-byte store of Out (2 int64 or 4
 /// floats). A round is kScanThreads such groups, so every warp's loads and stores are
-/// contiguous; a tile is kRounds rounds (2048 int64 or 4096 floats), loaded all at once.
+/// contiguous; a tile is kRounds rounds (8192 int64 or 16384 floats), loaded all at once.
 template <typename Out>
 constexpr int kPerThread = 16 / sizeof(Out);
-constexpr int kRounds = 4;
+constexpr int kRounds = 16;
 // clang-format off
 template <typename Out>
 constexpr int kScanTile = kRounds * kScanThreads * kPerThread<Out>;
 // clang-format on
-/// Blocks the compiler must fit on one SM (it limits the registers per thread to match): while
-/// one block waits for its tile number or its prefix, the others keep loads in flight.
-constexpr int kScanBlocksPerSm = 6;
+/// Blocks the compiler must fit on one SM (it limits the registers per thread to match, here
+/// 80): while one block waits for its prefix, the others keep loads in flight. The page
+/// measures the tile sizes and block counts tried.
+constexpr int kScanBlocksPerSm = 3;
 
 /// How a tile learns the sum of the tiles before it.
 enum class Wait {
@@ -166,19 +167,24 @@ __device__ Out look_back(const ScanState& state, int64_t tile, Out aggregate) {
 }
 //! [look_back]
 
+/// Warp totals of a tile (kRounds rounds of kScanWarps warps) that each lane of warp 0 adds up
+/// before the warp scans them.
+constexpr int kTotalsPerLane = kRounds * kScanWarps / 32;
+static_assert(kRounds * kScanWarps % 32 == 0, "warp 0 scans the warp totals, whole lanes each");
+
 /// The depth of the additions of a tile's aggregate (verify.hpp's k, for floats): a thread's
-/// group, its warp's scan (5), the scan of the 32 warp totals (5).
+/// group, its warp's scan (5), a lane's warp totals, the scan of the lanes' sums (5).
 template <typename Out>
-constexpr int64_t kAggregateDepth = (kPerThread<Out> - 1) + 5 + 5;
+constexpr int64_t kAggregateDepth = (kPerThread<Out> - 1) + 5 + (kTotalsPerLane - 1) + 5;
 
 /// The depth of element @p i of a single-pass scan. By induction over tiles, tile T's inclusive
 /// prefix has depth at most A + 7 (T + 1), A the aggregate's: finding a prefix through k tiles
 /// adds at most 5 (the warp sum) + ceil(k / 32) (the windows) + 1 (the aggregate) <= 7k. An
-/// element adds the prefix to its round and warp's offset in the tile (1), its warp's exclusive
-/// scan (1), and up to kPerThread of its own.
+/// element adds the prefix to its round and warp's offset in the tile (kTotalsPerLane), its
+/// warp's exclusive scan (1), and up to kPerThread of its own.
 template <typename Out>
 int64_t single_pass_depth(int64_t i) {
-  return kAggregateDepth<Out> + 7 * (i / kScanTile<Out> + 1) + 2 + kPerThread<Out>;
+  return kAggregateDepth<Out> + 7 * (i / kScanTile<Out> + 1) + kTotalsPerLane + 1 + kPerThread<Out>;
 }
 
 //! [scan_single_pass]
@@ -186,10 +192,11 @@ int64_t single_pass_depth(int64_t i) {
  * @brief Scans tile take_tile() of @p in into @p out (inclusive or exclusive) in one pass.
  *
  * Each thread loads its kRounds groups at once; sums each group; the warps scan those sums
- * with shuffles, round by round; one barrier. Warp 0 scans the 32 warp totals, finds the tile's
- * prefix (look_back) and leaves each round and warp its offset, while the other warps wait at
- * the second barrier; every thread then writes its elements as that offset + everything before
- * them in its warp.
+ * with shuffles, round by round, and each thread keeps what comes before its group in the warp
+ * in shared memory (in registers, kRounds of them would force the block count down); one
+ * barrier. Warp 0 scans the warp totals, finds the tile's prefix (look_back) and leaves each
+ * round and warp its offset, while the other warps wait at the second barrier; every thread
+ * then writes its elements as that offset + everything before them in its warp.
  * @pre kScanThreads threads, state.tiles = ceil(n / kScanTile<Out>) blocks; in and out 16-byte
  *      aligned; *state.next_tile is 0.
  */
@@ -201,6 +208,7 @@ __global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
   constexpr int kRoundElements = kCount * kScanThreads;
   const tutorial::BlockClock started = tutorial::block_clock_start();
   __shared__ Out warp_totals[kRounds][kScanWarps];
+  __shared__ Out warp_before[kRounds][kScanThreads];  // each thread reads back only its own
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t tile = take_tile(state);
   const int64_t first = tile * kScanTile<Out> + kCount * threadIdx.x;
@@ -211,7 +219,6 @@ __global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
 
   // Each round: the thread's sum of its kCount, scanned across the warp (inclusive, then
   // shifted by one lane to make it exclusive).
-  Out warp_before[kRounds];
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
     Out sum = Out(x[r].at[0]);
@@ -222,17 +229,21 @@ __global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
     }
     if (lane == 31) warp_totals[r][warp] = sum;
     const Out before = __shfl_up_sync(0xffffffffu, sum, 1);
-    warp_before[r] = lane == 0 ? Out(0) : before;
+    warp_before[r][threadIdx.x] = lane == 0 ? Out(0) : before;
   }
   __syncthreads();
 
-  // Warp 0 scans the 32 warp totals in tile order (round by round, warp by warp: lane l holds
-  // round l / kScanWarps, warp l % kScanWarps), which gives the tile's aggregate, finds the
-  // tile's prefix, and leaves in each slot what comes before that round and warp.
-  static_assert(kRounds * kScanWarps == 32, "one warp scans the warp totals");
+  // Warp 0 scans the warp totals in tile order (round by round, warp by warp; lane l adds up
+  // kTotalsPerLane consecutive ones first), which gives the tile's aggregate, finds the tile's
+  // prefix, and leaves in each slot what comes before that round and warp.
   if (warp == 0) {
-    Out* slot = &warp_totals[0][0] + lane;
-    Out inclusive_total = *slot;
+    Out* slots = &warp_totals[0][0] + lane * kTotalsPerLane;
+    Out totals[kTotalsPerLane];
+    Out inclusive_total = 0;
+    for (int j = 0; j < kTotalsPerLane; ++j) {
+      totals[j] = slots[j];
+      inclusive_total += totals[j];
+    }
     for (int offset = 1; offset < 32; offset *= 2) {
       const Out up = __shfl_up_sync(0xffffffffu, inclusive_total, offset);
       if (lane >= offset) inclusive_total += up;
@@ -240,13 +251,17 @@ __global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
     const Out before = __shfl_up_sync(0xffffffffu, inclusive_total, 1);
     const Out aggregate = __shfl_sync(0xffffffffu, inclusive_total, 31);
     const Out prefix = look_back<kWait>(state, tile, aggregate);  // the same in every lane
-    *slot = prefix + (lane == 0 ? Out(0) : before);
+    Out running = prefix + (lane == 0 ? Out(0) : before);
+    for (int j = 0; j < kTotalsPerLane; ++j) {
+      slots[j] = running;
+      running += totals[j];
+    }
   }
   __syncthreads();
 
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
-    Out running = warp_totals[r][warp] + warp_before[r];
+    Out running = warp_totals[r][warp] + warp_before[r][threadIdx.x];
     Pack<Out, kCount> result;
     for (int k = 0; k < kCount; ++k) {
       const Out exclusive = running;
