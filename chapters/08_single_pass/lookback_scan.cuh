@@ -215,7 +215,9 @@ __global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
 
   Pack<In, kCount> x[kRounds];
 #pragma unroll
-  for (int r = 0; r < kRounds; ++r) x[r] = load_pack<kCount>(in, n, first + r * kRoundElements);
+  for (int r = 0; r < kRounds; ++r) {
+    x[r] = load_pack<kCount>(in, n, first + r * kRoundElements);
+  }
 
   // Each round: the thread's sum of its kCount, scanned across the warp (inclusive, then
   // shifted by one lane to make it exclusive).
