@@ -3,7 +3,8 @@
  * @brief A scan in one pass over the data: each block scans one tile and gets the sum of all
  *        tiles before it from their published status words, either by waiting for its
  *        predecessor (chained) or by looking back over a window of predecessors (decoupled
- *        look-back, Merrill & Garland 2016). Tiles are taken from a counter, not blockIdx.x.
+ *        look-back, Merrill & Garland 2016). Tiles are taken from a counter, not blockIdx.x,
+ *        and arranged striped (floats) or blocked (int64), whichever measured faster.
  */
 #pragma once
 
@@ -16,24 +17,48 @@
 
 namespace chapter08 {
 
-/// Threads of a scan block, and its warps.
-constexpr int kScanThreads = 256;
-constexpr int kScanWarps = kScanThreads / 32;
+/// How the threads of a block hold the elements of a tile. Section 6 of the page measures both.
+enum class Arrangement {
+  /// Round by round: in each round, thread t holds the kPerThread elements after t's place in
+  /// the round, so every load and store of a warp is contiguous; one warp scan per round.
+  kStriped,
+  /// Thread t holds kItems consecutive elements: one warp scan per tile, and the outputs go
+  /// through shared memory so that the stores are contiguous again.
+  kBlocked,
+};
 
-/// The consecutive elements a thread takes per round: one 16-byte store of Out (2 int64 or 4
-/// floats). A round is kScanThreads such groups, so every warp's loads and stores are
-/// contiguous; a tile is kRounds rounds (8192 int64 or 16384 floats), loaded all at once.
+/// The elements one 16-byte load or store of T moves (4 int32 or floats, 2 int64).
+template <typename T>
+constexpr int kPerThread = 16 / sizeof(T);
+
+//! [tile_shape]
+/// The shape of a scan's tile for each output type, measured on the H100 (sections 5 and 6):
+/// threads per block, elements per thread (a tile is their product), and the blocks the
+/// compiler must fit on one SM (it limits the registers per thread to match: while one block
+/// waits for its prefix, the others keep loads in flight). Floats: 16 rounds of 4, striped.
+/// int64: 16 consecutive elements a thread, blocked: its 64-bit warp scans cost twice the
+/// shuffles, and one per tile instead of one per round pays for the trip through shared memory.
 template <typename Out>
-constexpr int kPerThread = 16 / sizeof(Out);
-constexpr int kRounds = 16;
-// clang-format off
+struct TileShape;
+template <>
+struct TileShape<float> {
+  static constexpr Arrangement kArrangement = Arrangement::kStriped;
+  static constexpr int kThreads = 256, kItems = 64, kBlocksPerSm = 3;
+};
+template <>
+struct TileShape<int64_t> {
+  static constexpr Arrangement kArrangement = Arrangement::kBlocked;
+  static constexpr int kThreads = 384, kItems = 16, kBlocksPerSm = 4;
+};
+//! [tile_shape]
+
 template <typename Out>
-constexpr int kScanTile = kRounds * kScanThreads * kPerThread<Out>;
-// clang-format on
-/// Blocks the compiler must fit on one SM (it limits the registers per thread to match, here
-/// 80): while one block waits for its prefix, the others keep loads in flight. The page
-/// measures the tile sizes and block counts tried.
-constexpr int kScanBlocksPerSm = 3;
+constexpr int kScanTile = TileShape<Out>::kThreads* TileShape<Out>::kItems;
+template <typename Out>
+constexpr int kScanWarps = TileShape<Out>::kThreads / 32;
+/// Rounds of a striped tile: each thread loads kPerThread elements per round.
+template <typename Out>
+constexpr int kRounds = TileShape<Out>::kItems / kPerThread<Out>;
 
 /// How a tile learns the sum of the tiles before it.
 enum class Wait {
@@ -167,62 +192,110 @@ __device__ Out look_back(const ScanState& state, int64_t tile, Out aggregate) {
 }
 //! [look_back]
 
-/// Warp totals of a tile (kRounds rounds of kScanWarps warps) that each lane of warp 0 adds up
-/// before the warp scans them.
-constexpr int kTotalsPerLane = kRounds * kScanWarps / 32;
-static_assert(kRounds * kScanWarps % 32 == 0, "warp 0 scans the warp totals, whole lanes each");
+/// The warp totals of a tile: kRounds per warp when striped, one when blocked.
+template <typename Out>
+constexpr int kWarpTotals =
+    TileShape<Out>::kArrangement == Arrangement::kStriped ? kRounds<Out>* kScanWarps<Out>
+                                                          : kScanWarps<Out>;
+/// The consecutive warp totals each lane of warp 0 adds up before the warp scans them.
+template <typename Out>
+constexpr int kTotalsPerLane = (kWarpTotals<Out> + 31) / 32;
+/// The consecutive elements a thread adds up one after another: one group of a round when
+/// striped, all its elements when blocked.
+template <typename Out>
+constexpr int kSerial =
+    TileShape<Out>::kArrangement == Arrangement::kStriped ? kPerThread<Out>
+                                                          : TileShape<Out>::kItems;
 
 /// The depth of the additions of a tile's aggregate (verify.hpp's k, for floats): a thread's
-/// group, its warp's scan (5), a lane's warp totals, the scan of the lanes' sums (5).
+/// serial sum, its warp's scan (5), a lane's warp totals, the scan of the lanes' sums (5).
 template <typename Out>
-constexpr int64_t kAggregateDepth = (kPerThread<Out> - 1) + 5 + (kTotalsPerLane - 1) + 5;
+constexpr int64_t kAggregateDepth = (kSerial<Out> - 1) + 5 + (kTotalsPerLane<Out> - 1) + 5;
 
 /// The depth of element @p i of a single-pass scan. By induction over tiles, tile T's inclusive
 /// prefix has depth at most A + 7 (T + 1), A the aggregate's: finding a prefix through k tiles
 /// adds at most 5 (the warp sum) + ceil(k / 32) (the windows) + 1 (the aggregate) <= 7k. An
-/// element adds the prefix to its round and warp's offset in the tile (kTotalsPerLane), its
-/// warp's exclusive scan (1), and up to kPerThread of its own.
+/// element adds the prefix to its warp's offset in the tile (kTotalsPerLane), its warp's
+/// exclusive scan (1), and up to kSerial of its own.
 template <typename Out>
 int64_t single_pass_depth(int64_t i) {
-  return kAggregateDepth<Out> + 7 * (i / kScanTile<Out> + 1) + kTotalsPerLane + 1 + kPerThread<Out>;
+  return kAggregateDepth<Out> + 7 * (i / kScanTile<Out> + 1) + kTotalsPerLane<Out> + 1 +
+         kSerial<Out>;
 }
+
+//! [warp_offsets]
+/**
+ * @brief Run by warp 0 when the kTotals warp totals of a tile are in @p totals, in tile order:
+ *        finds the tile's prefix (look_back) and replaces each total by the sum of everything
+ *        before it, that prefix included.
+ *
+ * Lane l adds up kPerLane consecutive totals, the warp scans the lanes' sums, which gives the
+ * tile's aggregate, and each lane walks its totals again with what comes before them.
+ */
+template <Wait kWait, int kTotals, typename Out>
+__device__ void warp_offsets(const ScanState& state, int64_t tile, Out* totals) {
+  constexpr int kPerLane = (kTotals + 31) / 32;
+  const int lane = threadIdx.x % 32;
+  Out mine[kPerLane];
+  Out inclusive_total = 0;
+  for (int j = 0; j < kPerLane; ++j) {
+    const int at = lane * kPerLane + j;
+    mine[j] = at < kTotals ? totals[at] : Out(0);
+    inclusive_total += mine[j];
+  }
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const Out up = __shfl_up_sync(0xffffffffu, inclusive_total, offset);
+    if (lane >= offset) inclusive_total += up;
+  }
+  const Out before = __shfl_up_sync(0xffffffffu, inclusive_total, 1);
+  const Out aggregate = __shfl_sync(0xffffffffu, inclusive_total, 31);
+  const Out prefix = look_back<kWait>(state, tile, aggregate);  // the same in every lane
+  Out running = prefix + (lane == 0 ? Out(0) : before);
+  for (int j = 0; j < kPerLane; ++j) {
+    const int at = lane * kPerLane + j;
+    if (at < kTotals) totals[at] = running;
+    running += mine[j];
+  }
+}
+//! [warp_offsets]
 
 //! [scan_single_pass]
 /**
- * @brief Scans tile take_tile() of @p in into @p out (inclusive or exclusive) in one pass.
+ * @brief Scans tile take_tile() of @p in into @p out (inclusive or exclusive) in one pass,
+ *        striped: round r of the tile is kPerThread<Out> elements per thread, thread by thread.
  *
  * Each thread loads its kRounds groups at once; sums each group; the warps scan those sums
  * with shuffles, round by round, and each thread keeps what comes before its group in the warp
  * in shared memory (in registers, kRounds of them would force the block count down); one
- * barrier. Warp 0 scans the warp totals, finds the tile's prefix (look_back) and leaves each
- * round and warp its offset, while the other warps wait at the second barrier; every thread
- * then writes its elements as that offset + everything before them in its warp.
- * @pre kScanThreads threads, state.tiles = ceil(n / kScanTile<Out>) blocks; in and out 16-byte
- *      aligned; *state.next_tile is 0.
+ * barrier. Warp 0 turns the warp totals into offsets (warp_offsets), while the other warps
+ * wait at the second barrier; every thread then writes its elements as that offset +
+ * everything before them in its warp.
+ * @pre TileShape<Out>::kThreads threads, state.tiles = ceil(n / kScanTile<Out>) blocks; in and
+ *      out 16-byte aligned; *state.next_tile is 0.
  */
 template <Wait kWait, typename In, typename Out>
-__global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
+__global__ void __launch_bounds__(TileShape<Out>::kThreads, TileShape<Out>::kBlocksPerSm)
     scan_single_pass(const In* __restrict__ in, int64_t n, Out* __restrict__ out, bool inclusive,
                      ScanState state, tutorial::BlockCycleSlots slots) {
-  constexpr int kCount = kPerThread<Out>;
-  constexpr int kRoundElements = kCount * kScanThreads;
+  constexpr int kThreads = TileShape<Out>::kThreads, kCount = kPerThread<Out>;
+  constexpr int kRoundElements = kCount * kThreads;
   const tutorial::BlockClock started = tutorial::block_clock_start();
-  __shared__ Out warp_totals[kRounds][kScanWarps];
-  __shared__ Out warp_before[kRounds][kScanThreads];  // each thread reads back only its own
+  __shared__ Out warp_totals[kRounds<Out>][kScanWarps<Out>];
+  __shared__ Out warp_before[kRounds<Out>][kThreads];  // each thread reads back only its own
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t tile = take_tile(state);
   const int64_t first = tile * kScanTile<Out> + kCount * threadIdx.x;
 
-  Pack<In, kCount> x[kRounds];
+  Pack<In, kCount> x[kRounds<Out>];
 #pragma unroll
-  for (int r = 0; r < kRounds; ++r) {
+  for (int r = 0; r < kRounds<Out>; ++r) {
     x[r] = load_pack<kCount>(in, n, first + r * kRoundElements);
   }
 
   // Each round: the thread's sum of its kCount, scanned across the warp (inclusive, then
   // shifted by one lane to make it exclusive).
 #pragma unroll
-  for (int r = 0; r < kRounds; ++r) {
+  for (int r = 0; r < kRounds<Out>; ++r) {
     Out sum = Out(x[r].at[0]);
     for (int k = 1; k < kCount; ++k) sum += Out(x[r].at[k]);
     for (int offset = 1; offset < 32; offset *= 2) {
@@ -234,35 +307,11 @@ __global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
     warp_before[r][threadIdx.x] = lane == 0 ? Out(0) : before;
   }
   __syncthreads();
-
-  // Warp 0 scans the warp totals in tile order (round by round, warp by warp; lane l adds up
-  // kTotalsPerLane consecutive ones first), which gives the tile's aggregate, finds the tile's
-  // prefix, and leaves in each slot what comes before that round and warp.
-  if (warp == 0) {
-    Out* slots = &warp_totals[0][0] + lane * kTotalsPerLane;
-    Out totals[kTotalsPerLane];
-    Out inclusive_total = 0;
-    for (int j = 0; j < kTotalsPerLane; ++j) {
-      totals[j] = slots[j];
-      inclusive_total += totals[j];
-    }
-    for (int offset = 1; offset < 32; offset *= 2) {
-      const Out up = __shfl_up_sync(0xffffffffu, inclusive_total, offset);
-      if (lane >= offset) inclusive_total += up;
-    }
-    const Out before = __shfl_up_sync(0xffffffffu, inclusive_total, 1);
-    const Out aggregate = __shfl_sync(0xffffffffu, inclusive_total, 31);
-    const Out prefix = look_back<kWait>(state, tile, aggregate);  // the same in every lane
-    Out running = prefix + (lane == 0 ? Out(0) : before);
-    for (int j = 0; j < kTotalsPerLane; ++j) {
-      slots[j] = running;
-      running += totals[j];
-    }
-  }
+  if (warp == 0) warp_offsets<kWait, kWarpTotals<Out>>(state, tile, &warp_totals[0][0]);
   __syncthreads();
 
 #pragma unroll
-  for (int r = 0; r < kRounds; ++r) {
+  for (int r = 0; r < kRounds<Out>; ++r) {
     Out running = warp_totals[r][warp] + warp_before[r][threadIdx.x];
     Pack<Out, kCount> result;
     for (int k = 0; k < kCount; ++k) {
@@ -276,14 +325,112 @@ __global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
 }
 //! [scan_single_pass]
 
-/// The floor of any scan: read every element once and write one output per element, with the
-/// same loads and stores as scan_single_pass and nothing in between.
+//! [staged_slot]
+/// Where pack @p c of the staged outputs lives in shared memory, each thread owning kPacks
+/// consecutive ones: its low 3 bits XOR the owner's. A 16-byte access is served 8 threads at a
+/// time (128 bytes, the 32 banks once); unswizzled, the 8 threads writing their pack j would
+/// hit kPacks x 16 bytes apart, the same banks. Swizzled, they hit 8 different groups of 4
+/// banks, and so do 8 consecutive packs read back in order (one owner, XORed alike).
+template <int kPacks>
+__device__ int staged_slot(int c) {
+  static_assert(kPacks >= 2, "with one pack a thread, the order is already the stores' order");
+  return c ^ ((c / kPacks) & 7);
+}
+//! [staged_slot]
+
+/// The dynamic shared memory scan_single_pass_blocked stages its outputs in: a whole tile.
+template <typename Out>
+constexpr int kStagingBytes = kScanTile<Out>* int{sizeof(Out)};
+
+//! [scan_single_pass_blocked]
+/**
+ * @brief The same scan, blocked: thread t holds kItems consecutive elements of the tile.
+ *
+ * A thread adds up its own elements, so one warp scan per tile gives each thread what comes
+ * before it in its warp; warp 0 turns the kScanWarps warp totals into offsets. The loads read
+ * 16 bytes a thread straight from global memory, a thread's kItems apart; measured, that is
+ * faster than staging them (each line likely stays in L1 between the loads that share it).
+ * Stored that way, the scan ran at a third of the speed, so each thread stages its outputs in
+ * shared memory and the block stores them in order, every warp's 16-byte stores contiguous.
+ * @pre TileShape<Out>::kThreads threads, kStagingBytes<Out> of dynamic shared memory,
+ *      state.tiles = ceil(n / kScanTile<Out>) blocks; in and out 16-byte aligned;
+ *      *state.next_tile is 0.
+ */
+template <Wait kWait, typename In, typename Out>
+__global__ void __launch_bounds__(TileShape<Out>::kThreads, TileShape<Out>::kBlocksPerSm)
+    scan_single_pass_blocked(const In* __restrict__ in, int64_t n, Out* __restrict__ out,
+                             bool inclusive, ScanState state, tutorial::BlockCycleSlots slots) {
+  constexpr int kThreads = TileShape<Out>::kThreads, kItems = TileShape<Out>::kItems;
+  constexpr int kLoads = kItems / kPerThread<In>, kStores = kItems / kPerThread<Out>;
+  static_assert(kItems % kPerThread<In> == 0 && kItems % kPerThread<Out> == 0, "whole packs");
+  using OutPack = Pack<Out, kPerThread<Out>>;
+  __shared__ tutorial::BlockClock started;  // at 40 registers, 4 more per thread spill (page)
+  tutorial::block_clock_start_shared(started);
+  extern __shared__ uint4 staging_bytes[];  // kStagingBytes<Out>
+  OutPack* staged = reinterpret_cast<OutPack*>(staging_bytes);
+  __shared__ Out warp_totals[kScanWarps<Out>];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int64_t tile = take_tile(state);
+  const int64_t first = tile * kScanTile<Out>;
+  const int64_t mine = first + int64_t{threadIdx.x} * kItems;
+
+  In x[kItems];
+#pragma unroll
+  for (int j = 0; j < kLoads; ++j) {
+    const Pack<In, kPerThread<In>> pack =
+        load_pack<kPerThread<In>>(in, n, mine + j * kPerThread<In>);
+#pragma unroll
+    for (int k = 0; k < kPerThread<In>; ++k) x[j * kPerThread<In> + k] = pack.at[k];
+  }
+
+  // The thread's sum, scanned across the warp once (inclusive, then shifted by one lane).
+  Out sum = Out(x[0]);
+#pragma unroll
+  for (int k = 1; k < kItems; ++k) sum += Out(x[k]);
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const Out up = __shfl_up_sync(0xffffffffu, sum, offset);
+    if (lane >= offset) sum += up;
+  }
+  if (lane == 31) warp_totals[warp] = sum;
+  const Out before = __shfl_up_sync(0xffffffffu, sum, 1);
+  __syncthreads();
+  if (warp == 0) warp_offsets<kWait, kScanWarps<Out>>(state, tile, warp_totals);
+  __syncthreads();
+
+  Out running = warp_totals[warp] + (lane == 0 ? Out(0) : before);
+#pragma unroll
+  for (int j = 0; j < kStores; ++j) {
+    OutPack result;
+#pragma unroll
+    for (int k = 0; k < kPerThread<Out>; ++k) {
+      const Out exclusive = running;
+      running += Out(x[j * kPerThread<Out> + k]);
+      result.at[k] = inclusive ? running : exclusive;
+    }
+    staged[staged_slot<kStores>(threadIdx.x * kStores + j)] = result;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < kStores; ++r) {
+    const int c = r * kThreads + threadIdx.x;  // the tile's packs in order, thread by thread
+    store_pack<kPerThread<Out>>(out, n, first + int64_t{c} * kPerThread<Out>,
+                                staged[staged_slot<kStores>(c)]);
+  }
+  tutorial::block_clock_stop(slots, started);
+}
+//! [scan_single_pass_blocked]
+
+/// Threads of a copy block.
+constexpr int kCopyThreads = 256;
+
+/// The floor of any scan: read every element once and write one output per element, with
+/// coalesced 16-byte stores like the scans' and nothing in between.
 template <typename In, typename Out>
-__global__ void __launch_bounds__(kScanThreads)
+__global__ void __launch_bounds__(kCopyThreads)
     copy_elements(const In* __restrict__ in, int64_t n, Out* __restrict__ out) {
   constexpr int kCount = kPerThread<Out>;
-  const int64_t stride = kCount * int64_t{gridDim.x} * kScanThreads;
-  for (int64_t i = kCount * (int64_t{blockIdx.x} * kScanThreads + threadIdx.x); i < n;
+  const int64_t stride = kCount * int64_t{gridDim.x} * kCopyThreads;
+  for (int64_t i = kCount * (int64_t{blockIdx.x} * kCopyThreads + threadIdx.x); i < n;
        i += stride) {
     const Pack<In, kCount> x = load_pack<kCount>(in, n, i);
     Pack<Out, kCount> y;
@@ -310,15 +457,32 @@ class SinglePassScan {
   }
   int64_t tiles() const { return tiles_; }
 
-  /// Enqueues the scan of in[0, n) into out on the default stream: one launch.
+  /// Enqueues the scan of in[0, n) into out on the default stream: one launch, of the kernel
+  /// for Out's arrangement.
   template <Wait kWait, typename In>
   void run(const In* in, Out* out, bool inclusive, tutorial::BlockCycleSlots slots = {}) {
     const ScanState state{status_.data(), next_tile_.data(), tiles_, calls_++ % 2};
-    scan_single_pass<kWait>
-        <<<static_cast<unsigned int>(tiles_), kScanThreads>>>(in, n_, out, inclusive, state, slots);
+    const auto blocks = static_cast<unsigned int>(tiles_);
+    constexpr int kThreads = TileShape<Out>::kThreads;
+    if constexpr (TileShape<Out>::kArrangement == Arrangement::kStriped) {
+      scan_single_pass<kWait><<<blocks, kThreads>>>(in, n_, out, inclusive, state, slots);
+    } else {
+      static const bool allowed = allow_staging(scan_single_pass_blocked<kWait, In, Out>);
+      (void)allowed;  // once per kernel: past 48 KiB, a launch must ask for it
+      constexpr int kBytes = kStagingBytes<Out>;
+      scan_single_pass_blocked<kWait>
+          <<<blocks, kThreads, kBytes>>>(in, n_, out, inclusive, state, slots);
+    }
   }
 
  private:
+  template <typename Kernel>
+  static bool allow_staging(Kernel* kernel) {
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    kStagingBytes<Out>));
+    return true;
+  }
+
   int64_t n_, tiles_;
   tutorial::DeviceBuffer<uint64_t> status_;
   tutorial::DeviceBuffer<unsigned int> next_tile_;

@@ -8,7 +8,8 @@
  * fixed order, so a float sum has the same bits every run; what one launch costs; tiles that
  * publish a status word (kind and value in one word) for the tiles after them; why waiting for
  * the predecessor serializes a scan, and how looking back over a window of predecessors does
- * not; tiles taken from a counter, so no block waits for one that has not started.
+ * not; tiles taken from a counter, so no block waits for one that has not started; tiles
+ * arranged per type (striped for floats, blocked with outputs staged in shared memory for int64).
  * Leaves out: other operators than +, and the tuning of CUB's policies per architecture.
  */
 #include <algorithm>
@@ -277,10 +278,10 @@ void run_scans(const Options& opt, const DeviceFacts& device, Timer& timer, Repo
   SinglePassScan<Out> scan(n);
   CubScan<In, Out> cub_inclusive(d_in.data(), d_out.data(), n, CubCall::kInclusiveSum);
   CubScan<In, Out> cub_exclusive(d_in.data(), d_out.data(), n, CubCall::kExclusiveSum);
-  constexpr int64_t kRoundSize = kPerThread<Out> * kScanThreads;  // one copy thread's elements
+  constexpr int64_t kRoundSize = kPerThread<Out> * kCopyThreads;  // one copy thread's elements
   int copy_grid = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&copy_grid, copy_elements<In, Out>,
-                                                           kScanThreads, 0));
+                                                           kCopyThreads, 0));
   copy_grid =
       static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(int64_t{copy_grid} * device.sm_count,
                                                               (n + kRoundSize - 1) / kRoundSize)));
@@ -292,7 +293,7 @@ void run_scans(const Options& opt, const DeviceFacts& device, Timer& timer, Repo
     scan.template run<Wait::kDecoupled>(d_in.data(), d_out.data(), inclusive, s);
   };
   const auto copy = [&] {
-    copy_elements<<<copy_grid, kScanThreads>>>(d_in.data(), n, d_out.data());
+    copy_elements<<<copy_grid, kCopyThreads>>>(d_in.data(), n, d_out.data());
   };
 
   const auto check = [&](const std::string& name, const auto& want, const auto& depth,
@@ -362,12 +363,12 @@ void run_scans(const Options& opt, const DeviceFacts& device, Timer& timer, Repo
         std::to_string(distinct([&] { decoupled(true, {}); })) +
         ", cub::DeviceScan::InclusiveSum " + std::to_string(distinct([&] { cub_inclusive(); })));
   }
-  if (prefix.empty()) {
-    report.notes.push_back(
-        "scans: " + std::to_string(scan.tiles()) + " tiles of " + std::to_string(kScanTile<Out>) +
-        " elements, one block of " + std::to_string(kScanThreads) +
-        " threads each; copy_elements: " + std::to_string(copy_grid) + " blocks");
-  }
+  constexpr bool kStriped = TileShape<Out>::kArrangement == Arrangement::kStriped;
+  report.notes.push_back(prefix + "scans: " + std::to_string(scan.tiles()) + " tiles of " +
+                         std::to_string(kScanTile<Out>) + " elements, one block of " +
+                         std::to_string(TileShape<Out>::kThreads) + " threads each, " +
+                         (kStriped ? "striped" : "blocked") +
+                         "; copy_elements: " + std::to_string(copy_grid) + " blocks");
 }
 
 Report run_lesson(const Options& opt) {

@@ -50,6 +50,13 @@ __device__ inline BlockClock block_clock_start() {
   return {clock64(), global_timer_ns()};
 }
 
+/// The same reading for a kernel at its register limit: thread 0 keeps it in @p kept, a
+/// __shared__ BlockClock of the kernel, where it takes none of the 4 registers per thread that
+/// block_clock_start()'s value holds until block_clock_stop(slots, kept).
+__device__ inline void block_clock_start_shared(BlockClock& kept) {
+  if (threadIdx.x == 0) kept = block_clock_start();
+}
+
 /**
  * @brief Waits for the whole block, then has thread 0 store the block's cycles and times.
  * @pre Called by every thread of the block (it contains __syncthreads()), with a 1-D grid.
