@@ -1,7 +1,7 @@
 /**
- * @file chapters/07_tiled_matmul/cublas_sgemm.cuh
- * @brief The yardstick of the matmul chapter: cublasSgemm in FP32 (TF32 off), called on the
- *        row-major matrices of the chapter.
+ * @file cublas_sgemm.cuh
+ * @brief The yardstick of the matmul chapters (07, 09): cublasSgemm in FP32 (TF32 off),
+ *        called on the row-major matrices of the chapters.
  */
 #pragma once
 

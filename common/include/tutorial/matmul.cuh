@@ -1,0 +1,270 @@
+/**
+ * @file matmul.cuh
+ * @brief What the matmul chapters (07, 09) share: the tile a block computes (block
+ *        swizzling), the random problem, and the checks of C against cuBLAS and against a
+ *        double-precision CPU reference at sampled entries.
+ *
+ * Storage: every matrix is row-major; element (r, c) of an R x C matrix is at r * C + c.
+ */
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tutorial/block_cycles.cuh"
+#include "tutorial/cublas_sgemm.cuh"
+#include "tutorial/device_buffer.cuh"
+#include "tutorial/errors.hpp"
+#include "tutorial/fp32_peak.cuh"
+#include "tutorial/gpu_report.cuh"
+#include "tutorial/measure.cuh"
+#include "tutorial/options.hpp"
+#include "tutorial/random.hpp"
+#include "tutorial/reference.hpp"
+#include "tutorial/verify.hpp"
+
+namespace tutorial {
+
+/// ceil(a / b) for positive sizes, on the host and in kernels.
+__host__ __device__ constexpr int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+/// The signature every kernel of the matmul chapters shares, so that one loop can launch them
+/// all: C = A * B with A m x k, B k x n, and the per-block cycle slots.
+using MatmulKernel = void (*)(const float*, const float*, float*, int64_t, int64_t, int64_t,
+                              BlockCycleSlots);
+
+//! [tile_of_block]
+/// A tile of C, in tiles: tile (row, col) starts at element (row * height, col * width).
+struct TilePosition {
+  int64_t row, col;
+};
+
+/// Tile rows that consecutive blocks share (the group size of the block swizzle).
+constexpr int64_t kGroupRows = 8;
+
+/**
+ * @brief The tile of C that block @p block computes, in a grid of tile_rows x tile_cols tiles.
+ *
+ * Blocks start roughly in index order, so this order decides which tiles are computed at the
+ * same time, and so what the L2 cache must hold. Taken row by row, the blocks running at one
+ * moment would cover a few tile rows of C and read every tile column of B. Here consecutive
+ * blocks walk down a group of kGroupRows tile rows, column by column ("block swizzling"): the
+ * blocks running at one moment read kGroupRows tile rows of A and only a few tile columns of
+ * B, and more of what they read is still in L2 when the next block needs it.
+ * @pre 0 <= block < tile_rows * tile_cols
+ */
+__device__ inline TilePosition tile_of_block(int64_t block, int64_t tile_rows, int64_t tile_cols) {
+  const int64_t group_blocks = kGroupRows * tile_cols;
+  const int64_t first_row = block / group_blocks * kGroupRows;
+  const int64_t left = tile_rows - first_row;
+  const int64_t rows = left < kGroupRows ? left : kGroupRows;  // the last group may be short
+  const int64_t in_group = block % group_blocks;
+  return {first_row + in_group % rows, in_group / rows};
+}
+//! [tile_of_block]
+
+/// Elements of a rows x cols matrix. @throws CudaError (exit 3) when the count cannot even be
+/// represented: such a matrix cannot fit in any device memory.
+inline int64_t matrix_elements(const char* name, int64_t rows, int64_t cols) {
+  if (rows > std::numeric_limits<int64_t>::max() / cols) {
+    throw CudaError(std::string(name) + " (" + std::to_string(rows) + " x " + std::to_string(cols) +
+                    " floats) cannot fit in device memory");
+  }
+  return rows * cols;
+}
+
+/// Blocks of a 1-D grid over @p tiles tiles. @throws CudaError past CUDA's 2^31 - 1 blocks.
+inline int64_t grid_blocks(int64_t tiles) {
+  if (tiles > std::numeric_limits<int32_t>::max()) {
+    throw CudaError("a grid of " + std::to_string(tiles) + " blocks exceeds 2^31 - 1");
+  }
+  return tiles;
+}
+
+/// sum_p |a(row, p)| |b(p, col)| in double: the scale of the bound for one entry of C.
+inline double reference_matmul_abs_entry(const std::vector<float>& a, const std::vector<float>& b,
+                                         int64_t n, int64_t k, int64_t row, int64_t col) {
+  double sum = 0;
+  for (int64_t p = 0; p < k; ++p) {
+    sum += std::fabs(double(a[row * k + p])) * std::fabs(double(b[p * n + col]));
+  }
+  return sum;
+}
+
+/// The inputs, their sizes, and the entries of C checked on the CPU.
+struct MatmulProblem {
+  int64_t m, n, k;
+  std::vector<float> a, b;
+  std::vector<std::pair<int64_t, int64_t>> sampled;  ///< (row, col): corners and random ones
+};
+
+/// Number of random entries of C checked against the CPU reference (besides the corners).
+constexpr int kSampledEntries = 64;
+
+/// A and B uniform in [-1, 1) from opt.seed and the next seed, and the entries to sample.
+inline MatmulProblem make_matmul_problem(const Options& opt) {
+  MatmulProblem p{opt.m,
+                  opt.n,
+                  opt.k,
+                  random_floats(opt.m * opt.k, opt.seed, -1.0f, 1.0f),
+                  random_floats(opt.k * opt.n, opt.seed + 1, -1.0f, 1.0f),
+                  {}};
+  p.sampled = {{0, 0}, {0, p.n - 1}, {p.m - 1, 0}, {p.m - 1, p.n - 1}};
+  SplitMix64 rng(opt.seed + 2);
+  for (int i = 0; i < kSampledEntries; ++i) {
+    p.sampled.emplace_back(int64_t(rng.next() % uint64_t(p.m)),
+                           int64_t(rng.next() % uint64_t(p.n)));
+  }
+  return p;
+}
+
+/**
+ * @brief Checks the sampled entries of @p c against the double-precision CPU reference.
+ *
+ * Any float dot product of length K, in any order, with or without FMA, is within
+ * gamma(K) sum_p |a_p||b_p| of the exact one (Higham, section 3.1): the rule used here.
+ */
+inline Check check_sampled(const std::string& name, const std::vector<float>& c,
+                           const MatmulProblem& p) {
+  std::vector<float> got;
+  std::vector<double> want, tolerance;
+  for (const auto& [row, col] : p.sampled) {
+    got.push_back(c[row * p.n + col]);
+    want.push_back(reference_matmul_entry(p.a, p.b, p.n, p.k, row, col));
+    tolerance.push_back(rounding_gamma(p.k) *
+                        reference_matmul_abs_entry(p.a, p.b, p.n, p.k, row, col));
+  }
+  return check_elements(
+      "C (" + name + "), " + std::to_string(p.sampled.size()) + " sampled entries vs CPU double",
+      got, want, [&](size_t i) { return tolerance[i]; }, "|error| <= gamma(K) sum|a||b|");
+}
+
+/**
+ * @brief cuBLAS's C, the C every kernel is compared with, and the bound each element of a
+ *        kernel's C must be within.
+ *
+ * cuBLAS on |A| and |B| gives S = sum_p |a_ip||b_pj| for every entry (to within a factor
+ * 1 - gamma(K): all its terms are positive); cuBLAS on A and B gives the C every kernel is
+ * compared with, itself checked against the CPU at the sampled entries (check_sampled). A
+ * kernel and cuBLAS are each within gamma(K) S of the exact C, so within 2 gamma(K) S of each
+ * other; S <= S_cublas / (1 - gamma(K)). Leaves A and B on the device, C poisoned.
+ */
+class MatmulReference {
+ public:
+  MatmulReference(const MatmulProblem& p, const CublasRowMajorSgemm& sgemm, DeviceBuffer<float>& a,
+                  DeviceBuffer<float>& b, DeviceBuffer<float>& c) {
+    a.copy_from(absolute(p.a));
+    b.copy_from(absolute(p.b));
+    sgemm(a.data(), b.data(), c.data());
+    abs_product_ = c.to_host();
+    a.copy_from(p.a);
+    b.copy_from(p.b);
+    c.poison();
+    sgemm(a.data(), b.data(), c.data());
+    vendor_c_ = c.to_host();
+    c.poison();
+    const double gamma = rounding_gamma(p.k);
+    scale_ = gamma < 1 ? 2 * gamma / (1 - gamma) : std::numeric_limits<double>::infinity();
+  }
+  const std::vector<float>& vendor_c() const { return vendor_c_; }
+  /// How far element @p i of a kernel's C may be from cuBLAS's.
+  double tolerance(size_t i) const { return scale_ * double(abs_product_[i]); }
+  /// Element by element against cuBLAS, with the rule in the name.
+  Check check(const std::string& name, const std::vector<float>& c) const {
+    return check_elements(
+        "C (" + name + ") vs cublasSgemm", c, vendor_c_, [&](size_t i) { return tolerance(i); },
+        "|error| <= 2 gamma(K) sum|a||b|");
+  }
+
+ private:
+  /// |x| of every element: cuBLAS on |A| and |B| gives the scale of the error bound.
+  static std::vector<float> absolute(std::vector<float> values) {
+    for (float& v : values) v = std::fabs(v);
+    return values;
+  }
+  std::vector<float> abs_product_, vendor_c_;
+  double scale_;
+};
+
+/**
+ * @brief What a matmul chapter's run needs before its kernels: A, B and C on the device, the
+ *        problem, cuBLAS, and cuBLAS's C (MatmulReference; C is left poisoned).
+ *
+ * The device buffers come first: a size that cannot fit fails there (exit 3), before any
+ * input is made; the cuBLAS handle is created before any timing.
+ */
+struct MatmulRun {
+  explicit MatmulRun(const Options& opt)
+      : a(matrix_elements("A", opt.m, opt.k)),
+        b(matrix_elements("B", opt.k, opt.n)),
+        c(matrix_elements("C", opt.m, opt.n)),
+        problem(make_matmul_problem(opt)),
+        sgemm(opt.m, opt.n, opt.k),
+        reference(problem, sgemm, a, b, c) {}
+
+  /// 2MNK: the FLOPs of one product.
+  double flops() const { return 2.0 * double(problem.m) * double(problem.n) * double(problem.k); }
+
+  /**
+   * @brief Times @p kernel on a 1-D grid of @p blocks x @p threads (measure_kernel: warm-up,
+   *        reps, one run recording cycles) into a row of @p report, then checks the C its runs
+   *        left against cuBLAS, element by element, and the headline also at the sampled
+   *        entries. C is poisoned first: every run writes the same elements, so one that no
+   *        run writes is still NaN, and a kernel that read C would have spread the NaN.
+   */
+  void time_and_check(Report& report, Timer& timer, int reps, const std::string& name,
+                      const char* profiled, MatmulKernel kernel, int64_t blocks, int threads) {
+    const int64_t m = problem.m, n = problem.n, k = problem.k;
+    const auto launch = [&](BlockCycleSlots slots) {
+      kernel<<<unsigned(blocks), threads>>>(a.data(), b.data(), c.data(), m, n, k, slots);
+    };
+    c.poison();
+    report.rows.push_back(
+        measure_kernel(timer, reps, name, flops(), blocks, double(m * n), launch));
+    report.rows.back().kernel = profiled;
+    const std::vector<float> got = c.to_host();
+    report.checks.push_back(reference.check(name, got));
+    if (name == report.headline) report.checks.push_back(check_sampled(name, got, problem));
+  }
+
+  /// Times cublasSgemm on the same matrices into a row of @p report.
+  void time_cublas(Report& report, Timer& timer, int reps) {
+    report.rows.push_back(measure_vendor(timer, reps, "cublasSgemm (FP32)", flops(),
+                                         [&] { sgemm(a.data(), b.data(), c.data()); }));
+  }
+
+  DeviceBuffer<float> a, b, c;
+  MatmulProblem problem;
+  CublasRowMajorSgemm sgemm;
+  MatmulReference reference;
+};
+
+/// The report of a matmul chapter: the problem described, rates in GFLOP/s against the FP32
+/// peak, and the roofline's intensity: 2MNK FLOPs over A and B read once and C written once.
+inline Report start_matmul_report(const ChapterInfo& chapter, const DeviceFacts& device,
+                                  const Options& opt) {
+  const int64_t m = opt.m, n = opt.n, k = opt.k;
+  Report report = start_report(chapter, device, opt);
+  report.problem =
+      "C (" + std::to_string(m) + " x " + std::to_string(n) + ") = A (" + std::to_string(m) +
+      " x " + std::to_string(k) + ") * B (" + std::to_string(k) + " x " + std::to_string(n) +
+      "), float, row-major, entries uniform in [-1, 1), seed " + std::to_string(opt.seed);
+  report.rate_unit = "GFLOP/s";
+  report.peak_rate = fp32_peak_gflops(device);
+  report.ops_per_byte = 2.0 * double(m) * double(n) * double(k) /
+                        (sizeof(float) * (double(m) * k + double(k) * n + double(m) * n));
+  report.op_name = "FLOP";
+  report.notes.push_back(describe_fp32_peak(device));
+  report.notes.push_back(
+      "cublasSgemm with CUBLAS_DEFAULT_MATH: FP32 FMAs, TF32 tensor cores off; row-major C "
+      "computed as the column-major C^T = B^T * A^T (operands swapped)");
+  return report;
+}
+
+}  // namespace tutorial
