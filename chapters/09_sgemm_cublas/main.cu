@@ -6,11 +6,14 @@
  * Storage: every matrix is row-major; element (r, c) of an R x C matrix is at r * C + c.
  * Shows: 16-byte loads from global memory and 16-byte stores of C; two shared-memory buffers,
  * so that one barrier per step along K is enough; warp tiles, so that a warp reads fewer
- * values of A and B from shared memory per FMA; a deeper step along K.
- * Leaves out (for now): cp.async pipelines, the --tune search, tensor cores (chapter 10).
+ * values of A and B from shared memory per FMA; a deeper step along K; wider tiles (8 x 16 a
+ * thread). --tune times a small space of tile shapes on your GPU instead and names the
+ * fastest.
+ * Leaves out (for now): cp.async pipelines, tensor cores (chapter 10).
  */
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../07_tiled_matmul/register_tiled.cuh"
@@ -27,14 +30,89 @@ namespace {
 using namespace tutorial;
 using namespace chapter09;
 
-/// One step of the chapter: a kernel on a 1-D grid of 128 x 128 tiles of C, 256 threads each.
+/// One step of the chapter: a kernel on a 1-D grid of 128 x width tiles of C, 256 threads
+/// each.
 struct SgemmStep {
   std::string name;
   const char* profiled;  ///< the kernel as Nsight Compute names it (tools/profile.py)
   MatmulKernel kernel;
   MatmulKernel unguarded = nullptr;  ///< for whole_tiles() shapes
   int depth = 8;
+  int width = kNarrow;
 };
+
+/// A warp-tiled step, kWidth wide and kDepth deep, with kBuffers shared buffers.
+template <int kWidth, int kDepth, int kBuffers>
+SgemmStep warp_tiled_step(std::string name, const char* profiled) {
+  return {std::move(name),
+          profiled,
+          sgemm_tiles<kDepth, Arrangement::kWarpTiles, kBuffers, true, kWidth>,
+          sgemm_tiles<kDepth, Arrangement::kWarpTiles, kBuffers, false, kWidth>,
+          kDepth,
+          kWidth};
+}
+
+/// An asynchronous-copy step, kWidth wide, kStages steps along K in flight.
+template <int kWidth, int kStages>
+SgemmStep async_step(std::string name, const char* profiled) {
+  return {std::move(name),
+          profiled,
+          sgemm_async<kStages, true, kWidth>,
+          sgemm_async<kStages, false, kWidth>,
+          8,
+          kWidth};
+}
+
+/// The lesson: chapter 07's kernel, then one change a step.
+std::vector<SgemmStep> lesson_steps() {
+  return {
+      {"register_tiled_8x8 (chapter 07)", "matmul_register_tiled",
+       chapter07::matmul_register_tiled<>},
+      {"vectorized", "sgemm_tiles<8, 0, 1, 1, 128>", sgemm_tiles<8, Arrangement::kBlockGrid, 1>},
+      {"double_buffered", "sgemm_tiles<8, 0, 2, 1, 128>",
+       sgemm_tiles<8, Arrangement::kBlockGrid, 2>},
+      {"warp_tiled_guarded", "sgemm_tiles<8, 1, 2, 1, 128>",
+       sgemm_tiles<8, Arrangement::kWarpTiles, 2>},
+      warp_tiled_step<kNarrow, 8, 2>("warp_tiled", "sgemm_tiles<8, 1, 2, 0, 128>"),
+      warp_tiled_step<kNarrow, 16, 2>("warp_tiled_k16", "sgemm_tiles<16, 1, 2, 0, 128>"),
+      warp_tiled_step<kWide, 8, 2>("wide_tiles", "sgemm_tiles<8, 1, 2, 0, 256>"),
+      async_step<kWide, 3>("async_copies", "sgemm_async<3, 0, 256>"),
+  };
+}
+
+/// --tune: the warp-tiled kernels over tile widths, depths, buffers and stages. Left out: the
+/// shapes that need more than the 48 KB of shared memory a kernel may declare statically (a
+/// wide tile 16 deep with two buffers, 49.4 KB; a wide tile with 4 stages, 49.7 KB).
+std::vector<SgemmStep> tuning_space() {
+  return {
+      warp_tiled_step<kNarrow, 8, 1>("128 x 128, depth 8, 1 buffer",
+                                     "sgemm_tiles<8, 1, 1, 0, 128>"),
+      warp_tiled_step<kNarrow, 8, 2>("128 x 128, depth 8, 2 buffers",
+                                     "sgemm_tiles<8, 1, 2, 0, 128>"),
+      warp_tiled_step<kNarrow, 16, 1>("128 x 128, depth 16, 1 buffer",
+                                      "sgemm_tiles<16, 1, 1, 0, 128>"),
+      warp_tiled_step<kNarrow, 16, 2>("128 x 128, depth 16, 2 buffers",
+                                      "sgemm_tiles<16, 1, 2, 0, 128>"),
+      warp_tiled_step<kWide, 8, 1>("128 x 256, depth 8, 1 buffer", "sgemm_tiles<8, 1, 1, 0, 256>"),
+      warp_tiled_step<kWide, 8, 2>("128 x 256, depth 8, 2 buffers", "sgemm_tiles<8, 1, 2, 0, 256>"),
+      warp_tiled_step<kWide, 16, 1>("128 x 256, depth 16, 1 buffer",
+                                    "sgemm_tiles<16, 1, 1, 0, 256>"),
+      async_step<kNarrow, 2>("128 x 128, cp.async, 2 stages", "sgemm_async<2, 0, 128>"),
+      async_step<kNarrow, 3>("128 x 128, cp.async, 3 stages", "sgemm_async<3, 0, 128>"),
+      async_step<kNarrow, 4>("128 x 128, cp.async, 4 stages", "sgemm_async<4, 0, 128>"),
+      async_step<kWide, 2>("128 x 256, cp.async, 2 stages", "sgemm_async<2, 0, 256>"),
+      async_step<kWide, 3>("128 x 256, cp.async, 3 stages", "sgemm_async<3, 0, 256>"),
+  };
+}
+
+/// The fastest of the report's own rows (not cuBLAS's).
+const Row& fastest_kernel(const Report& report) {
+  const Row* best = nullptr;
+  for (const Row& row : report.rows) {
+    if (!row.vendor && (best == nullptr || row.ms.median < best->ms.median)) best = &row;
+  }
+  return *best;
+}
 
 const ChapterInfo kChapter{"09_sgemm_cublas",
                            "SGEMM towards cuBLAS: vector loads, double buffers, warp tiles",
@@ -48,30 +126,28 @@ Report run_lesson(const Options& opt) {
   MatmulRun run(opt);
   report.checks.push_back(check_sampled("cublasSgemm", run.reference.vendor_c(), run.problem));
 
-  const SgemmStep steps[] = {
-      {"register_tiled_8x8 (chapter 07)", "matmul_register_tiled",
-       chapter07::matmul_register_tiled<>},
-      {"vectorized", "sgemm_tiles<8, 0, 1, 1>", sgemm_tiles<8, Arrangement::kBlockGrid, 1>},
-      {"double_buffered", "sgemm_tiles<8, 0, 2, 1>", sgemm_tiles<8, Arrangement::kBlockGrid, 2>},
-      {"warp_tiled_guarded", "sgemm_tiles<8, 1, 2, 1>", sgemm_tiles<8, Arrangement::kWarpTiles, 2>},
-      {"warp_tiled", "sgemm_tiles<8, 1, 2, 0>", sgemm_tiles<8, Arrangement::kWarpTiles, 2>,
-       sgemm_tiles<8, Arrangement::kWarpTiles, 2, false>, 8},
-      {"warp_tiled_k16", "sgemm_tiles<16, 1, 2, 0>", sgemm_tiles<16, Arrangement::kWarpTiles, 2>,
-       sgemm_tiles<16, Arrangement::kWarpTiles, 2, false>, 16},
-  };
-  const int64_t blocks = grid_blocks(ceil_div(m, kTileM) * ceil_div(n, kTileN));
-  static_assert(chapter07::kRegTileM == kTileM && chapter07::kRegTileN == kTileN &&
+  const bool tune = opt.has("--tune");
+  static_assert(chapter07::kRegTileM == kTileM && chapter07::kRegTileN == kNarrow &&
                     chapter07::kRegThreads == kThreads,
-                "every step runs the same grid");
+                "chapter 07's kernel runs on the grid of the narrow steps");
 
   // Each step: time it and check the C its runs left (MatmulRun::time_and_check).
   Timer timer(device);
-  for (const SgemmStep& s : steps) {
+  for (const SgemmStep& s : tune ? tuning_space() : lesson_steps()) {
     const MatmulKernel kernel =
-        s.unguarded != nullptr && whole_tiles(m, n, k, s.depth) ? s.unguarded : s.kernel;
+        s.unguarded != nullptr && whole_tiles(m, n, k, s.width, s.depth) ? s.unguarded : s.kernel;
+    const int64_t blocks = grid_blocks(ceil_div(m, kTileM) * ceil_div(n, s.width));
     run.time_and_check(report, timer, opt.reps, s.name, s.profiled, kernel, blocks, kThreads);
   }
   run.time_cublas(report, timer, opt.reps);
+  if (tune) {
+    // Every row was checked against cuBLAS, and cuBLAS against the CPU: the fastest stands
+    // for the chapter in this run.
+    const Row& best = fastest_kernel(report);
+    report.headline = best.name;
+    report.notes.push_back("--tune: the fastest tile shape on this GPU at this size is '" +
+                           best.name + "'");
+  }
   report.notes.push_back(
       "tolerance per element: 2 gamma(K) S, S = sum_p |a_ip||b_pj| from "
       "cublasSgemm on |A| and |B| (chapter 07)");
@@ -87,5 +163,8 @@ int main(int argc, char** argv) {
   // 4096^3: the size of the page's table and of the issue's bar; a step takes a few ms.
   spec.default_m = spec.default_n = spec.default_k = 4096;
   spec.default_reps = 10;
+  spec.extra = {{"--tune", "",
+                 "time the warp-tiled kernel over tile widths, depths and buffers instead of "
+                 "the lesson's steps, and name the fastest"}};
   return run_main(argc, argv, spec, run_lesson);
 }
