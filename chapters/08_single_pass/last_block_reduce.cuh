@@ -118,4 +118,19 @@ __global__ void __launch_bounds__(kReduceThreads)
 /// A launch with nothing in it: what any launch costs, the floor of a one-launch sum.
 __global__ inline void empty_kernel() {}
 
+/**
+ * @brief The loads of reduce_one_pass and nothing after them (no block sum, no finish): what
+ *        reading the input costs in one launch, the floor of any one-launch sum that reads it
+ *        the same way.
+ *
+ * Each thread's sum is added to *@p out only when @p write is true. The timed runs pass
+ * false: the flag is there so that the compiler cannot drop loads whose values nobody uses.
+ */
+template <typename T>
+__global__ void __launch_bounds__(kReduceThreads)
+    read_input_only(const T* __restrict__ in, int64_t n, SumOf<T>* out, bool write) {
+  const SumOf<T> sum = thread_sum(in, n);
+  if (write) atomic_add(out, sum);
+}
+
 }  // namespace chapter08

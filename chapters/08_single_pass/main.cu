@@ -208,11 +208,17 @@ void run_reductions(const Options& opt, const DeviceFacts& device, Timer& timer,
                          std::to_string(depth_atomic) + ", last block " +
                          std::to_string(depth_last));
 
-  // What bounds a one-launch sum at small n: one launch, plus the bytes at DRAM speed.
+  // What bounds a one-launch sum at small n: one launch, plus reading the bytes.
   const Summary empty = timer.time_ms(opt.reps, [] { empty_kernel<<<1, 32>>>(); });
-  report.notes.push_back("an empty launch, timed the same way: " + format_number(empty.median) +
-                         " ms (median); the floor of any one-launch sum of n elements is that plus "
-                         "4n bytes at DRAM speed");
+  const Summary read = timer.time_ms(opt.reps, [&] {
+    read_input_only<<<ints.grid(), kReduceThreads>>>(ints_in.values.data(), n, ints.result(),
+                                                     false);
+  });
+  report.notes.push_back(
+      "timed the same way (medians): an empty launch " + format_number(empty.median) +
+      " ms; reduce_last_block's loads of the ints and nothing else (read_input_only, " +
+      std::to_string(ints.grid()) + " blocks) " + format_number(read.median) +
+      " ms: no one-launch sum that reads the input this way can be faster");
 }
 
 // ---- Scans --------------------------------------------------------------------------------
