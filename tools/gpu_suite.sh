@@ -7,7 +7,8 @@
 #   3. grades the solutions (all PASS), the shipped exercises (all TODO) and the known-wrong
 #      answers (none PASS) with the grader (tools/grade.cmake);
 #   4. runs compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU
-#      program at a small size (the first line of its suite_args.txt);
+#      program at a small size (the first line of its suite_args.txt), with --explain and
+#      --tune too where the program has them;
 #   5. times the read kernel after each kind of L2 flush (tools/flush_study.cu), runs the
 #      side-by-side comparison again at n = 2^28;
 #   6. profiles every chapter with Nsight Compute (tools/profile.py), runs chapter 04's unsafe
@@ -167,9 +168,12 @@ for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9]*_check; do
   args=""
   [[ $name == ch* ]] && args="$(read_args "$name" | head -n 1) --reps 1"
   [[ $name == sol* ]] && args="--small"
-  # The recorded kernels of --explain too (they are the chapter's kernels with recording on).
+  # The recorded kernels of --explain too (they are the chapter's kernels with recording on),
+  # and the kernels that only --tune launches (chapter 09), at the same small size.
   explain=""
   "$exe" --help 2>/dev/null | grep -q -- --explain && explain=yes
+  tune=""
+  "$exe" --help 2>/dev/null | grep -q -- --tune && tune=yes
   for tool in "${tools[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.2; done
     log="$out/sanitizer_${name}_$tool.log"
@@ -178,6 +182,11 @@ for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9]*_check; do
       rc=$?
       if [ "$rc" -eq 0 ] && [ -n "$explain" ]; then
         compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" --explain >>"$log" 2>&1
+        rc=$?
+      fi
+      if [ "$rc" -eq 0 ] && [ -n "$tune" ]; then
+        # shellcheck disable=SC2086
+        compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" $args --tune >>"$log" 2>&1
         rc=$?
       fi
       echo $rc >"$log.rc" ) &

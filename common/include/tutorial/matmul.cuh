@@ -233,6 +233,19 @@ struct MatmulRun {
     if (name == report.headline) report.checks.push_back(check_sampled(name, got, problem));
   }
 
+  /**
+   * @brief Runs @p kernel once more on a poisoned C and checks it at the sampled entries
+   *        against the CPU (check_sampled), as time_and_check() does for the headline: for a
+   *        headline chosen after the runs (chapter 09's --tune).
+   */
+  void check_headline_sampled(Report& report, MatmulKernel kernel, int64_t blocks, int threads) {
+    c.poison();
+    kernel<<<unsigned(blocks), threads>>>(a.data(), b.data(), c.data(), problem.m, problem.n,
+                                          problem.k, BlockCycleSlots{});
+    CUDA_CHECK(cudaGetLastError());
+    report.checks.push_back(check_sampled(report.headline, c.to_host(), problem));
+  }
+
   /// Times cublasSgemm on the same matrices into a row of @p report.
   void time_cublas(Report& report, Timer& timer, int reps) {
     report.rows.push_back(measure_vendor(timer, reps, "cublasSgemm (FP32)", flops(),
