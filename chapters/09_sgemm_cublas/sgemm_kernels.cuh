@@ -192,12 +192,14 @@ __device__ inline void store_fragment(float* __restrict__ c, int64_t m, int64_t 
  * (everybody sees it whole). With two, the registers go into the other buffer, which nobody
  * has read since the last barrier, and one barrier a step is enough.
  *
+ * kGroup: the tile rows that consecutive blocks share (tile_of_block; 1: row by row).
+ *
  * kWide tiles: each thread computes 8 x 16, reading 6 float4 from the tiles per step for 128
  * FMAs instead of 4 for 64. Its 128 accumulators need more than the 128 registers that two
  * blocks an SM leave a thread, so a wide block runs alone on its SM.
  */
 template <int kDepth, Arrangement kArrangement, int kBuffers, bool kGuarded = true,
-          int kTileN = kNarrow>
+          int kTileN = kNarrow, int kGroup = tutorial::kGroupRows>
 __global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
     sgemm_tiles(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                 int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
@@ -209,7 +211,7 @@ __global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
   __shared__ __align__(16) float a_tile[kBuffers][kDepth][kATileStride];  // transposed: [p][row]
   __shared__ __align__(16) float b_tile[kBuffers][kDepth][kTileN];
   const tutorial::TilePosition tile =
-      tutorial::tile_of_block(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
+      tutorial::tile_of_block<kGroup>(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
   const int64_t row0 = tile.row * kTileM, col0 = tile.col * kTileN;
 
   float4 a_next[kALoads], b_next[kBLoads];
