@@ -1,0 +1,213 @@
+/**
+ * @file chapters/10_tensor_cores/bf16_matmul.cuh
+ * @brief The problem of chapter 10 and its yardstick: C (float) = A (BF16) * B (BF16) with
+ *        FP32 accumulation, cublasGemmEx doing the same, and the checks of every kernel's C.
+ *
+ * Storage: A is row-major (m x k); B is column-major (k x n), stored as n rows of k values,
+ * so that both operands are contiguous along K, the way the tensor cores take them; C is
+ * row-major. Every dimension is padded with zeros to a multiple of kPad: the kernels handle
+ * whole tiles only, cuBLAS gets the same padded matrices, and the checks look at the m x n
+ * that was asked for.
+ */
+#pragma once
+
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "tutorial/block_cycles.cuh"
+#include "tutorial/cublas_sgemm.cuh"
+#include "tutorial/device_buffer.cuh"
+#include "tutorial/matmul.cuh"
+#include "tutorial/measure.cuh"
+#include "tutorial/report.hpp"
+#include "tutorial/verify.hpp"
+
+namespace chapter10 {
+
+using tutorial::BlockCycleSlots;
+using tutorial::ceil_div;
+using tutorial::Check;
+using tutorial::DeviceBuffer;
+using tutorial::MatmulProblem;
+using tutorial::Report;
+using tutorial::Timer;
+
+/// Every dimension is padded to a multiple of this: the largest tile of the chapter.
+constexpr int64_t kPad = 128;
+
+/// The signature every kernel of the chapter shares: C (m x n) = A (m x k) * B (k x n), with
+/// B given by columns (b_cols[col * k + p] = B(p, col)); m, n, k multiples of kPad.
+using Bf16Kernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, float*, int64_t, int64_t,
+                            int64_t, BlockCycleSlots);
+
+/// The float nearest to... the BF16 nearest to @p x: 8 bits of significand, float's exponent.
+inline float round_to_bf16(float x) {
+  return __bfloat162float(__float2bfloat16_rn(x));
+}
+
+/// @p rows x @p cols row-major values into a zero-padded @p rows_pad x @p cols_pad row-major
+/// BF16 matrix; with @p transpose, the padded cols_pad x rows_pad transpose instead.
+inline std::vector<__nv_bfloat16> padded_bf16(const std::vector<float>& values, int64_t rows,
+                                              int64_t cols, int64_t rows_pad, int64_t cols_pad,
+                                              bool transpose) {
+  std::vector<__nv_bfloat16> out(size_t(rows_pad * cols_pad), __float2bfloat16_rn(0.0f));
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      const int64_t at = transpose ? c * rows_pad + r : r * cols_pad + c;
+      out[size_t(at)] = __float2bfloat16_rn(values[size_t(r * cols + c)]);
+    }
+  }
+  return out;
+}
+
+//! [gemm_ex]
+/// C = A * B by cublasGemmEx: BF16 inputs, FP32 accumulation (CUBLAS_COMPUTE_32F), float C,
+/// on the chapter's padded matrices.
+class CublasBf16Gemm {
+ public:
+  CublasBf16Gemm(int64_t m, int64_t n, int64_t k) : m_(m), n_(n), k_(k) {}
+
+  void operator()(const __nv_bfloat16* d_a, const __nv_bfloat16* d_b_cols, float* d_c) const {
+    const float alpha = 1, beta = 0;
+    // cuBLAS is column-major. The row-major m x n C is the column-major n x m C^T = B^T A^T:
+    // b_cols read column-major is B (k x n, leading dimension k), taken transposed (OP_T);
+    // the row-major A read column-major is A^T (k x m, leading dimension k), taken as it is.
+    tutorial::check_cublas(
+        cublasGemmEx_64(handle_.get(), CUBLAS_OP_T, CUBLAS_OP_N, n_, m_, k_, &alpha, d_b_cols,
+                        CUDA_R_16BF, k_, d_a, CUDA_R_16BF, k_, &beta, d_c, CUDA_R_32F, n_,
+                        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx_64", __FILE__, __LINE__);
+  }
+
+ private:
+  tutorial::CublasHandle handle_;
+  int64_t m_, n_, k_;
+};
+//! [gemm_ex]
+
+/**
+ * @brief A and B (rounded to BF16), C, cuBLAS and its C; times and checks each kernel.
+ *
+ * The tolerance: a product of two BF16 values (8 significant bits each) is exact in float,
+ * so only the additions round. The tensor cores add with at least float's precision but not
+ * always round to nearest (Fasi, Higham, Mikaitis and Pranesh, "Numerical behavior of NVIDIA
+ * tensor cores", 2021, found truncation): allowing each addition twice float's unit roundoff,
+ * an entry is within gamma(2K) S of the exact one, S = sum_p |a_ip||b_pj|; a kernel and cuBLAS
+ * within 2 gamma(2K) S of each other. S comes from cuBLAS on |A| and |B| (within a factor
+ * 1 - gamma(2K) of the exact S: all its terms are positive).
+ */
+class Bf16MatmulRun {
+ public:
+  explicit Bf16MatmulRun(const tutorial::Options& opt)
+      : m_pad_(ceil_div(opt.m, kPad) * kPad),
+        n_pad_(ceil_div(opt.n, kPad) * kPad),
+        k_pad_(ceil_div(opt.k, kPad) * kPad),
+        a_(tutorial::matrix_elements("A", m_pad_, k_pad_)),
+        b_cols_(tutorial::matrix_elements("B", k_pad_, n_pad_)),
+        c_(tutorial::matrix_elements("C", m_pad_, n_pad_)),
+        problem_(bf16_problem(opt)),
+        gemm_(m_pad_, n_pad_, k_pad_) {
+    // S first, from |A| and |B|; then cuBLAS's C from A and B.
+    upload(absolute(problem_.a), absolute(problem_.b));
+    gemm_(a_.data(), b_cols_.data(), c_.data());
+    abs_product_ = logical_c();
+    upload(problem_.a, problem_.b);
+    c_.poison();
+    gemm_(a_.data(), b_cols_.data(), c_.data());
+    vendor_c_ = logical_c();
+    c_.poison();
+    const double gamma = tutorial::rounding_gamma(2 * problem_.k);
+    scale_ = gamma < 1 ? 2 * gamma / (1 - gamma) : std::numeric_limits<double>::infinity();
+  }
+
+  int64_t m_pad() const { return m_pad_; }
+  int64_t n_pad() const { return n_pad_; }
+  int64_t k_pad() const { return k_pad_; }
+  const MatmulProblem& problem() const { return problem_; }
+  /// 2 m n k for the m, n, k asked for (the padding is work done, not work asked).
+  double flops() const {
+    return 2.0 * double(problem_.m) * double(problem_.n) * double(problem_.k);
+  }
+
+  /// cuBLAS's C at the sampled entries against the CPU (double, on the BF16-rounded inputs).
+  Check check_vendor() const { return check_sampled("cublasGemmEx (BF16)", vendor_c_); }
+
+  /**
+   * @brief Times @p kernel on @p blocks blocks of @p threads (measure_kernel) into a row of
+   *        @p report, then checks the C its runs left against cuBLAS, every element, and at
+   *        the sampled entries against the CPU. C is poisoned first.
+   */
+  void time_and_check(Report& report, Timer& timer, int reps, const std::string& name,
+                      const char* profiled, Bf16Kernel kernel, int64_t blocks, int threads) {
+    const auto launch = [&](BlockCycleSlots slots) {
+      kernel<<<unsigned(blocks), threads>>>(a_.data(), b_cols_.data(), c_.data(), m_pad_, n_pad_,
+                                            k_pad_, slots);
+    };
+    c_.poison();
+    report.rows.push_back(tutorial::measure_kernel(timer, reps, name, flops(), blocks,
+                                                   double(m_pad_ * n_pad_), launch));
+    report.rows.back().kernel = profiled;
+    const std::vector<float> got = logical_c();
+    report.checks.push_back(tutorial::check_elements(
+        "C (" + name + ") vs cublasGemmEx", got, vendor_c_,
+        [&](size_t i) { return scale_ * double(abs_product_[i]); },
+        "|error| <= 2 gamma(2K) sum|a||b|"));
+    report.checks.push_back(check_sampled(name, got));
+  }
+
+  /// Times cublasGemmEx on the same matrices into a row of @p report.
+  void time_cublas(Report& report, Timer& timer, int reps) {
+    report.rows.push_back(
+        tutorial::measure_vendor(timer, reps, "cublasGemmEx (BF16, FP32 accumulate)", flops(),
+                                 [&] { gemm_(a_.data(), b_cols_.data(), c_.data()); }));
+  }
+
+ private:
+  /// make_matmul_problem's A and B, every value rounded to BF16: the CPU reference then
+  /// multiplies exactly the values the GPU multiplies.
+  static MatmulProblem bf16_problem(const tutorial::Options& opt) {
+    MatmulProblem p = tutorial::make_matmul_problem(opt);
+    for (float& x : p.a) x = round_to_bf16(x);
+    for (float& x : p.b) x = round_to_bf16(x);
+    return p;
+  }
+  static std::vector<float> absolute(std::vector<float> values) {
+    for (float& v : values) v = std::fabs(v);
+    return values;
+  }
+  void upload(const std::vector<float>& a, const std::vector<float>& b) {
+    const MatmulProblem& p = problem_;
+    a_.copy_from(padded_bf16(a, p.m, p.k, m_pad_, k_pad_, false));
+    b_cols_.copy_from(padded_bf16(b, p.k, p.n, k_pad_, n_pad_, true));
+  }
+  /// The m x n that was asked for, out of the padded C.
+  std::vector<float> logical_c() const {
+    const std::vector<float> padded = c_.to_host();
+    std::vector<float> c(size_t(problem_.m * problem_.n));
+    for (int64_t r = 0; r < problem_.m; ++r) {
+      for (int64_t col = 0; col < problem_.n; ++col) {
+        c[size_t(r * problem_.n + col)] = padded[size_t(r * n_pad_ + col)];
+      }
+    }
+    return c;
+  }
+  /// The sampled entries against the CPU, allowing twice float's roundoff per addition.
+  Check check_sampled(const std::string& name, const std::vector<float>& c) const {
+    return tutorial::check_sampled(name, c, problem_, 2);
+  }
+
+  int64_t m_pad_, n_pad_, k_pad_;
+  DeviceBuffer<__nv_bfloat16> a_, b_cols_;
+  DeviceBuffer<float> c_;
+  MatmulProblem problem_;
+  CublasBf16Gemm gemm_;
+  std::vector<float> abs_product_, vendor_c_;
+  double scale_ = 0;
+};
+
+}  // namespace chapter10

@@ -1,0 +1,78 @@
+/**
+ * @file chapters/10_tensor_cores/main.cu
+ * @brief Chapter 10: matrix multiply on the tensor cores, C (float) = A (BF16) * B (BF16) with
+ *        FP32 accumulation, each step timed next to cublasGemmEx in the same run.
+ *
+ * Storage: A row-major, B column-major (both contiguous along K), C row-major; every dimension
+ * padded with zeros to a multiple of 128 (bf16_matmul.cuh).
+ * Shows (so far): WMMA, the portable warp-level API.
+ * Leaves out (for now): mma.sync with ldmatrix and a swizzled shared layout, cp.async
+ * pipelines, and Hopper's TMA and wgmma (issue 15).
+ */
+#include <cstdint>
+#include <string>
+
+#include "bf16_matmul.cuh"
+#include "tensor_peak.cuh"
+#include "tutorial/chapter_main.hpp"
+#include "tutorial/gpu_report.cuh"
+#include "tutorial/matmul.cuh"
+#include "tutorial/measure.cuh"
+#include "wmma_kernel.cuh"
+
+namespace {
+
+using namespace tutorial;
+using namespace chapter10;
+
+const ChapterInfo kChapter{"10_tensor_cores", "tensor cores: BF16 matrix multiply with WMMA",
+                           "wmma"};
+
+Report run_lesson(const Options& opt) {
+  const DeviceFacts device = query_device();
+  Report report = start_report(kChapter, device, opt);
+  Bf16MatmulRun run(opt);
+  const int64_t m = opt.m, n = opt.n, k = opt.k;
+  report.problem = "C (" + std::to_string(m) + " x " + std::to_string(n) + ", float) = A (" +
+                   std::to_string(m) + " x " + std::to_string(k) + ", BF16, row-major) * B (" +
+                   std::to_string(k) + " x " + std::to_string(n) +
+                   ", BF16, column-major), FP32 accumulation, entries uniform in [-1, 1) "
+                   "rounded to BF16, seed " +
+                   std::to_string(opt.seed) + "; padded with zeros to " +
+                   std::to_string(run.m_pad()) + " x " + std::to_string(run.n_pad()) + " x " +
+                   std::to_string(run.k_pad());
+  report.rate_unit = "GFLOP/s";
+  report.op_name = "FLOP";
+  report.peak_rate = tensor_peak_gflops(device);
+  report.ops_per_byte = 2.0 * double(m) * double(n) * double(k) /
+                        (2.0 * double(m) * k + 2.0 * double(k) * n + 4.0 * double(m) * n);
+  report.notes.push_back(describe_tensor_peak(device));
+  report.checks.push_back(run.check_vendor());
+
+  Timer timer(device);
+  if (device.major >= 8) {
+    const int64_t blocks = grid_blocks((run.m_pad() / kWmmaBlockM) * (run.n_pad() / kWmmaBlockN));
+    run.time_and_check(report, timer, opt.reps, "wmma", "matmul_wmma", matmul_wmma, blocks,
+                       kWmmaThreads);
+  } else {
+    report.notes.push_back("wmma skipped: BF16 fragments need compute capability 8.0 or newer");
+  }
+  run.time_cublas(report, timer, opt.reps);
+  if (report.rows.size() == 1) report.headline = report.rows.front().name;
+  report.notes.push_back(
+      "tolerance per element: 2 gamma(2K) S against cuBLAS, gamma(2K) S against the CPU, "
+      "S = sum_p |a_ip||b_pj| (bf16_matmul.cuh)");
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  OptionSpec spec;
+  spec.program = kChapter.program();
+  spec.matmul = true;
+  // 4096^3: the size of the page's table and of the issue's bar.
+  spec.default_m = spec.default_n = spec.default_k = 4096;
+  spec.default_reps = 10;
+  return run_main(argc, argv, spec, run_lesson);
+}
