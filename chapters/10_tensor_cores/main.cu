@@ -5,14 +5,15 @@
  *
  * Storage: A row-major, B column-major (both contiguous along K), C row-major; every dimension
  * padded with zeros to a multiple of 128 (bf16_matmul.cuh).
- * Shows (so far): WMMA, the portable warp-level API.
- * Leaves out (for now): mma.sync with ldmatrix and a swizzled shared layout, cp.async
- * pipelines, and Hopper's TMA and wgmma (issue 15).
+ * Shows (so far): WMMA, the portable warp-level API; mma.sync fed by ldmatrix from swizzled
+ * shared tiles, copied in by cp.async with several steps in flight.
+ * Leaves out (for now): Hopper's TMA and wgmma (issue 15).
  */
 #include <cstdint>
 #include <string>
 
 #include "bf16_matmul.cuh"
+#include "mma_kernel.cuh"
 #include "tensor_peak.cuh"
 #include "tutorial/chapter_main.hpp"
 #include "tutorial/gpu_report.cuh"
@@ -54,8 +55,13 @@ Report run_lesson(const Options& opt) {
     const int64_t blocks = grid_blocks((run.m_pad() / kWmmaBlockM) * (run.n_pad() / kWmmaBlockN));
     run.time_and_check(report, timer, opt.reps, "wmma", "matmul_wmma", matmul_wmma, blocks,
                        kWmmaThreads);
+    const int64_t mma_blocks = grid_blocks((run.m_pad() / kMmaBlockM) * (run.n_pad() / kMmaBlockN));
+    run.time_and_check(report, timer, opt.reps, "mma_sync_ldmatrix", "matmul_mma<3>", matmul_mma<3>,
+                       mma_blocks, kMmaThreads);
   } else {
-    report.notes.push_back("wmma skipped: BF16 fragments need compute capability 8.0 or newer");
+    report.notes.push_back(
+        "wmma and mma_sync_ldmatrix skipped: BF16 tensor-core instructions need compute "
+        "capability 8.0 or newer");
   }
   run.time_cublas(report, timer, opt.reps);
   if (report.rows.size() == 1) report.headline = report.rows.front().name;
