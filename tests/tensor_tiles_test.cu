@@ -39,22 +39,39 @@ int extra_turns(const WarpAccess& access) {
   return tutorial::bank_turns(access) - tutorial::fewest_turns(access);
 }
 
-/// The turns beyond the fewest of every ldmatrix.x4 of a tile as matmul_mma issues them (A's
-/// pattern: lanes 0-15 rows 0-15 at k, lanes 16-31 the same rows at k + 8), with @p offset
-/// giving a (row, k)'s place in the tile.
-template <typename Offset>
+/// Lane l of an ldmatrix.x4 of A's tile (as matmul_mma issues it): rows 0-15 of a 16-row
+/// tile at k for lanes 0-15, the same rows at k + 8 for lanes 16-31.
+struct ALanes {
+  static int row(int lane) { return lane % 16; }
+  static int k(int lane) { return (lane / 16) * 8; }
+};
+/// Lane l of an ldmatrix.x4 of B's tile: two 8-column tiles of B (rows of b_cols), each at k
+/// and at k + 8.
+struct BLanes {
+  static int row(int lane) { return (lane / 16) * 8 + lane % 8; }
+  static int k(int lane) { return ((lane / 8) % 2) * 8; }
+};
+
+/// The turns beyond the fewest of every ldmatrix.x4 of a tile with Lanes' pattern, with
+/// @p offset giving a (row, k)'s place in the tile.
+template <typename Lanes, typename Offset>
 int ldmatrix_extra_turns(Offset offset) {
   int extra = 0;
   for (int first_row = 0; first_row < kMmaBlockM; first_row += 16) {
     for (int kk = 0; kk < kMmaDepth; kk += 16) {
       std::vector<int> offsets;
       for (int lane = 0; lane < 32; ++lane) {
-        offsets.push_back(offset(first_row + lane % 16, kk + (lane / 16) * 8));
+        offsets.push_back(offset(first_row + Lanes::row(lane), kk + Lanes::k(lane)));
       }
       extra += extra_turns(sixteen_byte_access(offsets, false));
     }
   }
   return extra;
+}
+
+/// A tile stored without the swizzle.
+int plain_offset(int row, int k) {
+  return row * kMmaDepth + k;
 }
 
 TEST(TensorTiles, SwizzleKeepsEachRowsPieces) {
@@ -68,11 +85,13 @@ TEST(TensorTiles, SwizzleKeepsEachRowsPieces) {
 }
 
 TEST(TensorTiles, LdmatrixWithoutConflictsWhenSwizzled) {
-  EXPECT_EQ(ldmatrix_extra_turns(chapter10::swizzled_offset), 0);
+  EXPECT_EQ(ldmatrix_extra_turns<ALanes>(chapter10::swizzled_offset), 0);
+  EXPECT_EQ(ldmatrix_extra_turns<BLanes>(chapter10::swizzled_offset), 0);
 }
 
 TEST(TensorTiles, LdmatrixConflictsWhenPlain) {
-  EXPECT_GT(ldmatrix_extra_turns([](int row, int k) { return row * kMmaDepth + k; }), 0);
+  EXPECT_GT(ldmatrix_extra_turns<ALanes>(plain_offset), 0);
+  EXPECT_GT(ldmatrix_extra_turns<BLanes>(plain_offset), 0);
 }
 
 TEST(TensorTiles, AsyncCopiesWithoutConflicts) {

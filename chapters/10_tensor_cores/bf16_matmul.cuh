@@ -96,10 +96,11 @@ class CublasBf16Gemm {
  * The tolerance: a product of two BF16 values (8 significant bits each) is exact in float,
  * so only the additions round. The tensor cores add with at least float's precision but not
  * always round to nearest (Fasi, Higham, Mikaitis and Pranesh, "Numerical behavior of NVIDIA
- * tensor cores", 2021, found truncation): allowing each addition twice float's unit roundoff,
- * an entry is within gamma(2K) S of the exact one, S = sum_p |a_ip||b_pj|; a kernel and cuBLAS
- * within 2 gamma(2K) S of each other. S comes from cuBLAS on |A| and |B| (within a factor
- * 1 - gamma(2K) of the exact S: all its terms are positive).
+ * tensor cores", 2021, found truncation). The allowance, a model rather than a proof: each
+ * addition may err by twice float's unit roundoff, so an entry is within gamma(2K) S of the
+ * exact one, S = sum_p |a_ip||b_pj|; a kernel and cuBLAS within 2 gamma(2K) S of each other. S
+ * comes from cuBLAS on |A| and |B| (within a factor 1 - gamma(2K) of the exact S: all its terms are
+ * positive).
  */
 class Bf16MatmulRun {
  public:

@@ -6,7 +6,7 @@
  * Storage: A row-major, B column-major (both contiguous along K), C row-major; every dimension
  * padded with zeros to a multiple of 128 (bf16_matmul.cuh).
  * Shows (so far): WMMA, the portable warp-level API; mma.sync fed by ldmatrix from swizzled
- * shared tiles, copied in by cp.async with several steps in flight.
+ * shared tiles, copied in by cp.async with steps in flight.
  * Leaves out (for now): Hopper's TMA and wgmma (issue 15).
  */
 #include <cstdint>

@@ -74,8 +74,8 @@ __device__ inline void mma_16x8x16(float (&d)[4], const uint32_t (&a)[4], const 
 //! [matmul_mma]
 /**
  * @brief C = A * B with mma.sync: a 128 x 128 tile of C per block, 64 x 32 per warp (4 x 4
- *        instructions of 16 x 8 per step of 16 along K), tiles 32 deep, kStages of them in
- *        flight through cp.async.
+ *        instructions of 16 x 8 per step of 16 along K), tiles 32 deep in kStages buffers
+ *        filled by cp.async: kStages - 1 steps in flight while one is multiplied.
  *
  * Each step along K: wait for this step's tiles, one barrier, start the copies of the step
  * kStages - 1 ahead into the buffer the last step used (chapter 09's sgemm_async), then, twice
