@@ -5,20 +5,18 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "tutorial/device_buffer.cuh"
 #include "tutorial/exercise.hpp"
+#include "tutorial/exercise_matmul.hpp"
 #include "tutorial/random.hpp"
 #include "tutorial/verify.hpp"
 
 namespace check07 {
 
-struct Shape {
-  int64_t m, n, k;
-};
+using Shape = tutorial::MatmulShape;
 
 /// 1 x 1 x 1, single rows and columns, primes, sizes just past a tile, long K.
 inline const Shape kShapes[] = {{1, 1, 1},      {1, 4097, 1}, {4097, 1, 2},    {2, 3, 5},
@@ -26,37 +24,9 @@ inline const Shape kShapes[] = {{1, 1, 1},      {1, 4097, 1}, {4097, 1, 2},    {
                                 {200, 33, 300}, {5, 7, 1000}, {17, 513, 16},   {96, 80, 47}};
 
 /// The shapes a run grades: all of kShapes, or under --small those of at most 2^17
-/// multiply-adds (compute-sanitizer checks every shared-memory access of every one).
+/// multiply-adds.
 inline std::vector<Shape> graded_shapes(const tutorial::CheckRun& run) {
-  std::vector<Shape> shapes;
-  for (const Shape& s : kShapes) {
-    if (!run.small || s.m * s.n * s.k <= (1 << 17)) shapes.push_back(s);
-  }
-  return shapes;
-}
-
-/// Poisoned elements after each output.
-constexpr int64_t kGuard = 64;
-
-inline std::string describe(const Shape& s) {
-  return "m = " + std::to_string(s.m) + ", n = " + std::to_string(s.n) +
-         ", k = " + std::to_string(s.k);
-}
-
-/// True when @p x still holds the poison pattern (all bits set).
-inline bool is_poison(float x) {
-  uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits == 0xFFFFFFFFu;
-}
-
-/// Expects the kGuard elements after the first @p size of @p out to hold the poison still.
-inline void expect_guard_intact(const std::vector<float>& out, int64_t size,
-                                const std::string& where) {
-  for (int64_t i = size; i < size + kGuard; ++i) {
-    tutorial::expect(is_poison(out[i]), where + ": wrote past the end of the output (element " +
-                                            std::to_string(i - size) + " after it)");
-  }
+  return tutorial::graded_shapes(kShapes, run, 1 << 17);
 }
 
 /// A, B random in [-1, 1) on the host and the device, and C (with its guard) poisoned.
@@ -71,7 +41,7 @@ struct MatmulInputs {
         b(tutorial::random_floats(shape.k * shape.n, seed + 1, -1.0f, 1.0f)),
         d_a(a),
         d_b(b),
-        d_c(shape.m * shape.n + kGuard) {
+        d_c(shape.m * shape.n + tutorial::kGuard) {
     d_c.poison();
   }
 };
@@ -108,7 +78,7 @@ inline void expect_gemm(const std::string& where, const MatmulInputs& in, float 
                            (std::isnan(g) ? " (NaN: never written, or computed from a NaN)" : ""));
     }
   }
-  expect_guard_intact(got, m * n, where);
+  tutorial::expect_guard_intact(got, m * n, where);
 }
 
 }  // namespace check07

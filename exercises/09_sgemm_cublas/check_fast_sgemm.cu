@@ -1,0 +1,47 @@
+// Checker of exercise 9.3: awkward shapes and 4096^3 against cuBLAS, element by element; then the
+// speed at 4096^3 against cublasSgemm (FP32, TF32 off) in the same run.
+#include <cstdint>
+#include <iostream>
+#include <string>
+
+#include "checks.cuh"
+#include "exercise.cuh"
+#include "tutorial/exercise_gpu.cuh"
+
+namespace {
+
+using namespace tutorial;
+using namespace check09;
+
+/// The share of cublasSgemm's speed the exercise asks for, at 4096^3.
+constexpr double kShare = 0.75;
+
+void check_fast_sgemm(const CheckRun& run) {
+  uint64_t seed = 94;
+  for (const Shape& s : graded_shapes(run)) {
+    SgemmCase sc(s, seed += 2);
+    exercise09::fast_sgemm(sc.run.a.data(), sc.run.b.data(), sc.c.data(), s.m, s.n, s.k);
+    sc.expect_c(describe(s));
+  }
+  if (run.small) return;
+
+  const Shape s{4096, 4096, 4096};
+  SgemmCase sc(s, 940);
+  const auto yours = [&] {
+    exercise09::fast_sgemm(sc.run.a.data(), sc.run.b.data(), sc.c.data(), s.m, s.n, s.k);
+  };
+  yours();
+  sc.expect_c(describe(s));
+  std::cout << "      speed at 4096^3 (137.4 GFLOP; GB/s counts A, B and C once):" << std::endl;
+  expect_speed(4.0 * (s.m * s.k + s.k * s.n + s.m * s.n), Timed{"yours", yours},
+               Timed{"cublasSgemm (FP32, TF32 off)",
+                     [&] { sc.run.sgemm(sc.run.a.data(), sc.run.b.data(), sc.run.c.data()); }},
+               kShare);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_gpu_exercise(argc, argv, "9.3", "an SGEMM for any shape, 0.75x cuBLAS (performance)",
+                          check_fast_sgemm);
+}
