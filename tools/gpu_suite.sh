@@ -26,6 +26,9 @@
 #
 #   tools/gpu_suite.sh [--only "02 03"] [--steps "readme sizes"]
 set -u
+# NVLink SHARP (multicast) stays off: on a shared machine a program using it can take the host's
+# GPUs out of service for others (chapter 11's NCCL runs).
+export NCCL_NVLS_ENABLE=0
 cd "$(dirname "$0")/.."
 root=$(pwd)
 source tools/suite_lib.sh

@@ -1,0 +1,81 @@
+/**
+ * @file chapters/11_multi_gpu/nccl_collectives.cuh
+ * @brief NCCL, the library everyone uses for collectives: one communicator over every GPU of
+ *        this process, ncclAllReduce and ncclReduce. Built only where CMake found NCCL
+ *        (TUTORIAL_HAVE_NCCL; cmake/FindNCCL.cmake).
+ */
+#pragma once
+
+#include <nccl.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpus.cuh"
+#include "tutorial/errors.hpp"
+
+namespace chapter11 {
+
+/// Throws CudaError (exit 3) naming @p call if @p result is not ncclSuccess.
+inline void check_nccl(ncclResult_t result, const char* call) {
+  if (result != ncclSuccess) {
+    throw tutorial::CudaError(std::string(call) + " failed: " + ncclGetErrorString(result));
+  }
+}
+
+//! [nccl_all_reduce]
+/**
+ * @brief One NCCL communicator per GPU of this process (ncclCommInitAll), and the two
+ *        collectives of the chapter on the chapter's buffers.
+ *
+ * Each call is issued for every GPU inside one group (ncclGroupStart / ncclGroupEnd): one
+ * thread drives several GPUs, and NCCL starts them together instead of waiting for the first
+ * GPU's part to find its partners.
+ */
+class NcclCollectives {
+ public:
+  explicit NcclCollectives(std::vector<DeviceQueue*> queues) : queues_(std::move(queues)) {
+    std::vector<int> devices;
+    for (DeviceQueue* q : queues_) devices.push_back(q->device());
+    comms_.resize(devices.size());
+    check_nccl(ncclCommInitAll(comms_.data(), int(devices.size()), devices.data()),
+               "ncclCommInitAll");
+  }
+  ~NcclCollectives() {
+    for (ncclComm_t comm : comms_) (void)ncclCommDestroy(comm);
+  }
+  NcclCollectives(const NcclCollectives&) = delete;
+  NcclCollectives& operator=(const NcclCollectives&) = delete;
+
+  /// outs[g] = the sum over every GPU of ins[g], on every GPU.
+  void all_reduce(const std::vector<const int32_t*>& ins, const std::vector<int32_t*>& outs,
+                  int64_t n) {
+    check_nccl(ncclGroupStart(), "ncclGroupStart");
+    for (size_t g = 0; g < queues_.size(); ++g) {
+      check_nccl(ncclAllReduce(ins[g], outs[g], size_t(n), ncclInt32, ncclSum, comms_[g],
+                               queues_[g]->stream()),
+                 "ncclAllReduce");
+    }
+    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+  }
+
+  /// outs[0] = the sum over every GPU of ins[g], on GPU 0 only (the root).
+  void reduce(const std::vector<const int32_t*>& ins, const std::vector<int32_t*>& outs,
+              int64_t n) {
+    check_nccl(ncclGroupStart(), "ncclGroupStart");
+    for (size_t g = 0; g < queues_.size(); ++g) {
+      check_nccl(ncclReduce(ins[g], outs[g], size_t(n), ncclInt32, ncclSum, 0, comms_[g],
+                            queues_[g]->stream()),
+                 "ncclReduce");
+    }
+    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+  }
+
+ private:
+  std::vector<DeviceQueue*> queues_;
+  std::vector<ncclComm_t> comms_;
+};
+//! [nccl_all_reduce]
+
+}  // namespace chapter11
