@@ -1,9 +1,9 @@
 # FindNCCL: NVIDIA's collective communication library, for chapter 11.
 #
 # Looks, in this order, under NCCL_ROOT (a CMake or environment variable: the directory with
-# include/nccl.h and lib/libnccl.so), the CUDA Toolkit, the system's paths, and the Python
-# wheel nvidia-nccl-cu12/cu13 (pip install nvidia-nccl-cu13), whose library is named only
-# libnccl.so.2. Defines:
+# include/nccl.h and lib/libnccl.so), the CUDA Toolkit, the Python wheel nvidia-nccl-cu12 or
+# -cu13 (pip install nvidia-nccl-cu13), whose library is named only libnccl.so.2, and then the
+# system's paths. Defines:
 #   NCCL_FOUND, NCCL_VERSION, NCCL_INCLUDE_DIR, NCCL_LIBRARY
 #   NCCL::nccl   an imported target: link it, and nccl.h is on the include path
 include(FindPackageHandleStandardArgs)

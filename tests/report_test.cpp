@@ -48,6 +48,9 @@ TEST(Report, RatesAndVendorRatio) {
   Report no_vendor = r;
   no_vendor.rows.pop_back();
   EXPECT_FALSE(vs_vendor(no_vendor, no_vendor.rows[0]).has_value());
+  Report alone = r;  // a row no other row does the same work as: no ratio
+  alone.rows[0].stands_alone = true;
+  EXPECT_FALSE(vs_vendor(alone, alone.rows[0]).has_value());
 }
 
 TEST(Report, CyclesPerElementMakeBlocksOfDifferentSizesCompare) {

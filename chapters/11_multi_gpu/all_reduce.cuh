@@ -45,15 +45,21 @@ __global__ void __launch_bounds__(kCopyThreads)
   for (int64_t v = thread; v < vectors; v += stride) {
     const int64_t i = begin + 4 * v;
     int4 sum = {0, 0, 0, 0};
-    for (int g = 0; g < in.count; ++g) {
-      const int4 x = *reinterpret_cast<const int4*>(in.of[g] + i);
-      sum.x += x.x, sum.y += x.y, sum.z += x.z, sum.w += x.w;
+#pragma unroll
+    for (int g = 0; g < kMaxGpus; ++g) {  // unrolled: the pointers stay kernel parameters
+      if (g < in.count) {
+        const int4 x = *reinterpret_cast<const int4*>(in.of[g] + i);
+        sum.x += x.x, sum.y += x.y, sum.z += x.z, sum.w += x.w;
+      }
     }
     *reinterpret_cast<int4*>(out + i) = sum;
   }
   for (int64_t i = begin + 4 * vectors + thread; i < end; i += stride) {  // the last 0-3
     int32_t sum = 0;
-    for (int g = 0; g < in.count; ++g) sum += in.of[g][i];
+#pragma unroll
+    for (int g = 0; g < kMaxGpus; ++g) {
+      if (g < in.count) sum += in.of[g][i];
+    }
     out[i] = sum;
   }
 }
@@ -84,44 +90,44 @@ __global__ void __launch_bounds__(kCopyThreads)
 //! [all_reduce_by_hand]
 /**
  * @brief The hand-written all-reduce over the GPUs of @p queues: inputs ins[g], outputs
- *        outs[g], n ints each.
+ *        outs[g], the first n ints of each.
  *
  * Between the GPUs there is no barrier inside a kernel: the host orders them with events.
- * Each GPU's stream first waits for the last operation of every other GPU (so nobody
- * overwrites what a slower GPU still reads), and in the two-shot version once more between
- * the reduce-scatter and the all-gather (so nobody gathers a chunk before its owner has
- * reduced it).
+ * One-shot needs none (each GPU reads only inputs, which nobody writes, and writes only its
+ * own output). Two-shot reads the other GPUs' outputs: each GPU's stream first waits for the
+ * last operation of every other GPU (so nobody overwrites a chunk a slower GPU is still
+ * gathering), and once more between the reduce-scatter and the all-gather (so nobody gathers
+ * a chunk before its owner has reduced it).
  */
 class AllReduceByHand {
  public:
   AllReduceByHand(std::vector<DeviceQueue*> queues, std::vector<const int32_t*> ins,
-                  std::vector<int32_t*> outs, int64_t n, std::vector<int> blocks)
-      : queues_(std::move(queues)), outs_(std::move(outs)), n_(n), blocks_(std::move(blocks)) {
+                  std::vector<int32_t*> outs, std::vector<int> blocks)
+      : queues_(std::move(queues)), outs_(std::move(outs)), blocks_(std::move(blocks)) {
     const int count = static_cast<int>(queues_.size());
     if (count > kMaxGpus) throw std::runtime_error("more than 8 GPUs: raise kMaxGpus");
     in_.count = out_.count = count;
     for (int g = 0; g < count; ++g) in_.of[g] = ins[g], out_.of[g] = outs_[g];
-    chunk_ = (n_ + count - 1) / count;
-    chunk_ = (chunk_ + 3) / 4 * 4;  // whole 16-byte vectors
   }
 
-  /// Every GPU reads every input and sums: each moves (count - 1) n ints over its links.
-  void one_shot() {
-    wait_for_every_gpu();
+  /// Every GPU reads every input and sums: (count - 1) n ints cross into each GPU.
+  void one_shot(int64_t n) {
     for (size_t g = 0; g < queues_.size(); ++g) {
       launch(g, [&](cudaStream_t s, int blocks) {
-        sum_from_peers<<<blocks, kCopyThreads, 0, s>>>(in_, outs_[g], 0, n_);
+        sum_from_peers<<<blocks, kCopyThreads, 0, s>>>(in_, outs_[g], 0, n);
       });
     }
   }
 
   /// GPU g reduces chunk g from every input (reduce-scatter), then fetches the other chunks
-  /// from their owners (all-gather): each moves 2 (count - 1) / count n ints over its links.
-  void two_shot() {
+  /// from their owners (all-gather): 2 (count - 1) / count n ints cross into each GPU.
+  void two_shot(int64_t n) {
+    const int64_t count = int64_t(queues_.size());
+    const int64_t chunk = ((n + count - 1) / count + 3) / 4 * 4;  // whole 16-byte vectors
     wait_for_every_gpu();
     for (size_t g = 0; g < queues_.size(); ++g) {
-      const int64_t begin = std::min<int64_t>(n_, int64_t(g) * chunk_);
-      const int64_t end = std::min<int64_t>(n_, begin + chunk_);
+      const int64_t begin = std::min<int64_t>(n, int64_t(g) * chunk);
+      const int64_t end = std::min<int64_t>(n, begin + chunk);
       launch(g, [&](cudaStream_t s, int blocks) {
         sum_from_peers<<<blocks, kCopyThreads, 0, s>>>(in_, outs_[g], begin, end);
       });
@@ -129,7 +135,7 @@ class AllReduceByHand {
     wait_for_every_gpu();
     for (size_t g = 0; g < queues_.size(); ++g) {
       launch(g, [&](cudaStream_t s, int blocks) {
-        gather_chunks<<<blocks, kCopyThreads, 0, s>>>(out_, outs_[g], n_, chunk_, int(g));
+        gather_chunks<<<blocks, kCopyThreads, 0, s>>>(out_, outs_[g], n, chunk, int(g));
       });
     }
   }
@@ -154,7 +160,6 @@ class AllReduceByHand {
   std::vector<DeviceQueue*> queues_;
   std::vector<int32_t*> outs_;
   PeerPointers in_{}, out_{};
-  int64_t n_, chunk_ = 0;
   std::vector<int> blocks_;
 };
 //! [all_reduce_by_hand]

@@ -42,10 +42,13 @@ class DeviceQueue {
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming));
   }
-  ~DeviceQueue() {
-    DeviceScope scope(device_);
+  ~DeviceQueue() {  // no CUDA_CHECK here: a destructor must not throw, even after an error
+    int previous = 0;
+    (void)cudaGetDevice(&previous);
+    (void)cudaSetDevice(device_);
     (void)cudaEventDestroy(done_);
     (void)cudaStreamDestroy(stream_);
+    (void)cudaSetDevice(previous);
   }
   DeviceQueue(const DeviceQueue&) = delete;
   DeviceQueue& operator=(const DeviceQueue&) = delete;

@@ -9,10 +9,11 @@
  * across GPUs), nccl-tests' way: a batch of operations back to back per sample.
  * Shows: peer access, cudaMemcpyPeerAsync, kernels that read another GPU's memory, ordering
  * GPUs with events, algorithm and bus bandwidth, ncclAllReduce and ncclReduce.
- * Leaves out (for now): one process per GPU (ncclCommInitRank), the chart of the sweep.
+ * Leaves out (for now): one process per GPU (ncclCommInitRank).
  */
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,17 +38,22 @@ const ChapterInfo kChapter{
 /// Every GPU's queue, input and output, and the sum every output must hold.
 class Cluster {
  public:
-  Cluster(int count, int64_t n, uint64_t seed) : n_(n), expected_(size_t(n), 0) {
-    for (int g = 0; g < count; ++g) {
+  Cluster(int count, int64_t n, uint64_t seed) : n_(n) {
+    for (int g = 0; g < count; ++g) {  // device memory first: a size that cannot fit says so
       DeviceScope scope(g);
       queues_.push_back(std::make_unique<DeviceQueue>(g));
-      const std::vector<int32_t> input = reduction_input(n, seed + uint64_t(g));
-      for (int64_t i = 0; i < n; ++i) expected_[size_t(i)] += input[size_t(i)];
-      ins_.emplace_back(input);
+      ins_.emplace_back(n);
       outs_.emplace_back(n);
       int sms = 0;
       CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g));
       blocks_.push_back(4 * sms);  // enough to keep every SM's loads in flight
+    }
+    expected_.assign(size_t(n), 0);
+    for (int g = 0; g < count; ++g) {
+      const std::vector<int32_t> input = reduction_input(n, seed + uint64_t(g));
+      for (int64_t i = 0; i < n; ++i) expected_[size_t(i)] += input[size_t(i)];
+      DeviceScope scope(g);
+      ins_[size_t(g)].copy_from(input);
       // The upload ran on the legacy default stream, which the queues' non-blocking streams
       // do not wait for.
       CUDA_CHECK(cudaDeviceSynchronize());
@@ -81,23 +87,38 @@ class Cluster {
       CUDA_CHECK(cudaDeviceSynchronize());
     }
   }
-  /// GPU @p g's output against the sum, every element exactly.
-  Check check_output(const std::string& what, int g) const {
+  /// The first @p elements of GPU @p g's output against the sum, every one exactly.
+  Check check_sum(const std::string& what, int g, int64_t elements) const {
+    const std::vector<int32_t> want(expected_.begin(), expected_.begin() + elements);
     return check_elements(
-        what + ", GPU " + std::to_string(g), outs_[size_t(g)].to_host(), expected_,
+        what + ", GPU " + std::to_string(g), first(outs_[size_t(g)], elements), want,
         [](size_t) { return 0.0; }, "exact");
   }
-  /// Runs @p operation once on poisoned outputs and checks the outputs of GPUs [0, @p upto).
-  template <typename Operation>
-  void run_and_check(Report& report, const std::string& what, int upto, Operation&& operation) {
+  /// GPU @p to's output against GPU @p from's input (a copy), every element exactly.
+  Check check_copy(const std::string& what, int from, int to) const {
+    return check_elements(
+        what, first(outs_[size_t(to)], n_), first(ins_[size_t(from)], n_),
+        [](size_t) { return 0.0; }, "exact");
+  }
+  /// Runs @p operation once on poisoned outputs, waits for every GPU, and adds @p check's
+  /// checks to @p report.
+  template <typename Operation, typename Checks>
+  void run_and_check(Report& report, Operation&& operation, Checks&& checks) {
     poison_outputs();
     operation();
     CUDA_CHECK(cudaGetLastError());
     synchronize_all(queues());
-    for (int g = 0; g < upto; ++g) report.checks.push_back(check_output(what, g));
+    checks(report.checks);
   }
 
  private:
+  static std::vector<int32_t> first(const DeviceBuffer<int32_t>& buffer, int64_t elements) {
+    std::vector<int32_t> host(static_cast<size_t>(elements));
+    CUDA_CHECK(cudaMemcpy(host.data(), buffer.data(), size_t(elements) * sizeof(int32_t),
+                          cudaMemcpyDeviceToHost));
+    return host;
+  }
+
   int64_t n_;
   std::vector<int32_t> expected_;
   std::vector<std::unique_ptr<DeviceQueue>> queues_;
@@ -112,21 +133,37 @@ int batch_for(int64_t bytes) {
 
 /// Bus bandwidth over algorithm bandwidth for an all-reduce over @p count GPUs: each GPU must
 /// send and receive 2 (count - 1) / count of the data (nccl-tests' busbw); 1 for one GPU, where
-/// nothing crosses a link and the column shows the algorithm bandwidth.
-double bus_factor(int count) {
+/// nothing crosses a link and the column shows the algorithm bandwidth. (For a reduce
+/// nccl-tests' factor is 1.)
+double all_reduce_bus_factor(int count) {
   return count > 1 ? 2.0 * (count - 1) / count : 1.0;
 }
 
-/// A row of the report: @p name timed as an all-reduce of @p bytes (GB/s: bus bandwidth).
-template <typename Operation>
-void time_all_reduce(Report& report, const Cluster& cluster, int reps, const std::string& name,
-                     bool vendor, Operation&& operation) {
-  const int64_t bytes = cluster.n() * int64_t(sizeof(int32_t));
+/// One collective of the chapter, run at a size: its row name, its bus factor, whether it is
+/// the yardstick, the GPUs whose output holds the sum, and how to run it on n elements.
+struct Collective {
+  std::string name;
+  double bus_factor;
+  bool vendor;
+  int gpus_with_sum;
+  std::function<void(int64_t)> run;
+};
+
+/// Checks @p c at @p elements on poisoned outputs, then times it into a row named @p name.
+void check_and_time(Report& report, Cluster& cluster, int reps, const Collective& c,
+                    const std::string& name, int64_t elements) {
+  cluster.run_and_check(
+      report, [&] { c.run(elements); },
+      [&](std::vector<Check>& checks) {
+        for (int g = 0; g < c.gpus_with_sum; ++g)
+          checks.push_back(cluster.check_sum(name, g, elements));
+      });
+  const int64_t bytes = elements * int64_t(sizeof(int32_t));
   Row row;
   row.name = name;
-  row.vendor = vendor;
-  row.work = double(bytes) * bus_factor(cluster.count());
-  row.ms = time_across_gpus(reps, batch_for(bytes), cluster.queues(), operation);
+  row.vendor = c.vendor;
+  row.work = double(bytes) * c.bus_factor;
+  row.ms = time_across_gpus(reps, batch_for(bytes), cluster.queues(), [&] { c.run(elements); });
   report.rows.push_back(row);
 }
 
@@ -145,22 +182,30 @@ class PinnedBuffer {
 
 //! [copies]
 /// GPU 0's input into GPU 1's output three ways, and both ways at once: staged through the
-/// host, by the copy engines (cudaMemcpyPeerAsync), and by a kernel on GPU 1 reading GPU 0's
-/// memory. GB/s: bytes per direction over time.
-void time_copies(Report& report, Cluster& cluster, int reps) {
+/// host, by the copy engines (cudaMemcpyPeerAsync), and (with peer access) by a kernel on GPU 1
+/// reading GPU 0's memory. Each is checked once on poisoned outputs, then timed. GB/s: bytes
+/// over time, both directions together for the row that copies both ways.
+void time_copies(Report& report, Cluster& cluster, int reps, bool peers) {
   const size_t bytes = size_t(cluster.n()) * sizeof(int32_t);
   const std::vector<DeviceQueue*> q = cluster.queues();
   const std::vector<const int32_t*> in = cluster.ins();
   const std::vector<int32_t*> out = cluster.outs();
+  const std::string host_row = "copy 0 -> 1 through the host";
   PinnedBuffer host(bytes);
-  const auto row = [&](const std::string& name, double work, auto&& operation) {
+  const auto copy = [&](const std::string& name, double work, bool both_ways, auto&& operation) {
+    cluster.run_and_check(report, operation, [&](std::vector<Check>& checks) {
+      checks.push_back(cluster.check_copy(name + ", GPU 1", 0, 1));
+      if (both_ways) checks.push_back(cluster.check_copy(name + ", GPU 0", 1, 0));
+    });
     Row r;
     r.name = name;
     r.work = work;
+    r.baseline = host_row;  // the same bytes, the slow way
+    r.stands_alone = name == host_row || both_ways;
     r.ms = time_across_gpus(reps, batch_for(int64_t(bytes)), q, operation);
     report.rows.push_back(r);
   };
-  row("copy 0 -> 1 through the host", double(bytes), [&] {
+  copy(host_row, double(bytes), false, [&] {
     CUDA_CHECK(cudaMemcpyAsync(host.data(), in[0], bytes, cudaMemcpyDeviceToHost, q[0]->stream()));
     CUDA_CHECK(cudaEventRecord(q[0]->done(), q[0]->stream()));
     CUDA_CHECK(cudaStreamWaitEvent(q[1]->stream(), q[0]->done(), 0));
@@ -168,16 +213,17 @@ void time_copies(Report& report, Cluster& cluster, int reps) {
     CUDA_CHECK(cudaEventRecord(q[1]->done(), q[1]->stream()));
     CUDA_CHECK(cudaStreamWaitEvent(q[0]->stream(), q[1]->done(), 0));  // host buffer reused
   });
-  row("copy 0 -> 1 cudaMemcpyPeerAsync", double(bytes),
-      [&] { CUDA_CHECK(cudaMemcpyPeerAsync(out[1], 1, in[0], 0, bytes, q[0]->stream())); });
-  row("copy 0 <-> 1 cudaMemcpyPeerAsync, both ways", 2.0 * double(bytes), [&] {
+  copy("copy 0 -> 1 cudaMemcpyPeerAsync", double(bytes), false,
+       [&] { CUDA_CHECK(cudaMemcpyPeerAsync(out[1], 1, in[0], 0, bytes, q[0]->stream())); });
+  copy("copy 0 <-> 1 cudaMemcpyPeerAsync, both ways", 2.0 * double(bytes), true, [&] {
     CUDA_CHECK(cudaMemcpyPeerAsync(out[1], 1, in[0], 0, bytes, q[0]->stream()));
     CUDA_CHECK(cudaMemcpyPeerAsync(out[0], 0, in[1], 1, bytes, q[1]->stream()));
   });
+  if (!peers) return;
   PeerPointers from_0{};
   from_0.of[0] = in[0];
   from_0.count = 1;
-  row("copy 0 -> 1 kernel on GPU 1 reading GPU 0", double(bytes), [&] {
+  copy("copy 0 -> 1 kernel on GPU 1 reading GPU 0", double(bytes), false, [&] {
     DeviceScope scope(1);
     sum_from_peers<<<cluster.blocks()[1], kCopyThreads, 0, q[1]->stream()>>>(from_0, out[1], 0,
                                                                              cluster.n());
@@ -186,17 +232,40 @@ void time_copies(Report& report, Cluster& cluster, int reps) {
 }
 //! [copies]
 
+/// "<method> @ <bytes> B": the sweep's row names, which tools/draw_sweep.py reads.
+std::string sweep_name(const std::string& method, int64_t elements) {
+  return method + " @ " + std::to_string(elements * int64_t(sizeof(int32_t))) + " B";
+}
+
+/// The sweep's sizes: 2 ints (8 bytes), then 4 times more each step, up to @p n, and n.
+std::vector<int64_t> sweep_sizes(int64_t n) {
+  std::vector<int64_t> sizes;
+  for (int64_t s = 2; s < n; s *= 4) sizes.push_back(s);
+  sizes.push_back(n);
+  return sizes;
+}
+
+/// The rate of the row named @p name, or 0.
+double rate_named(const Report& report, const std::string& name) {
+  for (const Row& row : report.rows) {
+    if (row.name == name) return rate_of(row);
+  }
+  return 0;
+}
+
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   int count = 0;
   CUDA_CHECK(cudaGetDeviceCount(&count));
   count = std::min(count, kMaxGpus);
+  const bool sweep = opt.has("--sweep");
   Report report = start_report(kChapter, device, opt);
   report.peak_rate = 0;     // no attribute gives a link's bandwidth
   report.clean_l2 = false;  // collectives are timed as nccl-tests does: no flush
   report.problem = std::to_string(opt.n) + " int32 on each of " + std::to_string(count) +
                    " GPU(s), uniform in [-2^20, 2^20], seed " + std::to_string(opt.seed) +
-                   " + the GPU's number; all-reduce: their element-wise sum on every GPU";
+                   " + the GPU's number; all-reduce: their element-wise sum on every GPU" +
+                   (sweep ? "; swept from 8 bytes a GPU to that size" : "");
   for (int g = 0; g < count; ++g) {
     cudaDeviceProp props{};
     CUDA_CHECK(cudaGetDeviceProperties(&props, g));
@@ -210,38 +279,61 @@ Report run_lesson(const Options& opt) {
         "between GPUs are left out. Run on a machine with two or more GPUs to see them.");
   } else if (!peers) {
     report.notes.push_back(
-        "some GPUs here cannot read each other's memory (no peer access): the copies between "
-        "GPUs and the hand-written all-reduce, which need it, are left out");
+        "some GPUs here cannot read each other's memory (no peer access): the copy by a "
+        "kernel and the hand-written all-reduce, which need it, are left out");
   }
 
   Cluster cluster(count, opt.n, opt.seed);
-  if (count > 1 && peers) time_copies(report, cluster, opt.reps);
+  if (count > 1 && !sweep) time_copies(report, cluster, opt.reps, peers);
+
+  std::vector<Collective> collectives;
+  std::unique_ptr<AllReduceByHand> by_hand;
+  const double factor = all_reduce_bus_factor(count);
   if (peers) {
-    AllReduceByHand by_hand(cluster.queues(), cluster.ins(), cluster.outs(), opt.n,
-                            cluster.blocks());
-    cluster.run_and_check(report, "one_shot", count, [&] { by_hand.one_shot(); });
-    time_all_reduce(report, cluster, opt.reps, "one_shot", false, [&] { by_hand.one_shot(); });
-    cluster.run_and_check(report, "two_shot", count, [&] { by_hand.two_shot(); });
-    time_all_reduce(report, cluster, opt.reps, "two_shot", false, [&] { by_hand.two_shot(); });
+    by_hand = std::make_unique<AllReduceByHand>(cluster.queues(), cluster.ins(), cluster.outs(),
+                                                cluster.blocks());
+    collectives.push_back(
+        {"one_shot", factor, false, count, [&](int64_t e) { by_hand->one_shot(e); }});
+    collectives.push_back(
+        {"two_shot", factor, false, count, [&](int64_t e) { by_hand->two_shot(e); }});
   }
 #ifdef TUTORIAL_HAVE_NCCL
   NcclCollectives nccl(cluster.queues());
-  const auto all_reduce = [&] { nccl.all_reduce(cluster.ins(), cluster.outs(), opt.n); };
-  const auto reduce = [&] { nccl.reduce(cluster.ins(), cluster.outs(), opt.n); };
-  cluster.run_and_check(report, "ncclAllReduce", count, all_reduce);
-  time_all_reduce(report, cluster, opt.reps, "ncclAllReduce", true, all_reduce);
-  cluster.run_and_check(report, "ncclReduce (root GPU 0)", 1, reduce);
-  time_all_reduce(report, cluster, opt.reps, "ncclReduce (root GPU 0)", false, reduce);
-  report.rows.back().baseline = "ncclAllReduce";
+  collectives.push_back({"ncclAllReduce", factor, true, count,
+                         [&](int64_t e) { nccl.all_reduce(cluster.ins(), cluster.outs(), e); }});
+  if (!sweep) {
+    collectives.push_back({"ncclReduce (root GPU 0)", 1.0, false, 1,
+                           [&](int64_t e) { nccl.reduce(cluster.ins(), cluster.outs(), e); }});
+  }
 #else
   report.notes.push_back(
       "built without NCCL (CMake did not find it): its rows are left out; see the page");
 #endif
-  if (!peers && !report.rows.empty()) report.headline = report.rows.front().name;  // NCCL's
+  const std::vector<int64_t> sizes = sweep ? sweep_sizes(opt.n) : std::vector<int64_t>{opt.n};
+  for (int64_t elements : sizes) {
+    for (const Collective& c : collectives) {
+      check_and_time(report, cluster, opt.reps, c, sweep ? sweep_name(c.name, elements) : c.name,
+                     elements);
+    }
+  }
+
+  // The headline: the hand-written two-shot all-reduce at the largest size, else NCCL's.
+  const std::string method = peers ? "two_shot" : "ncclAllReduce";
+  report.headline = sweep ? sweep_name(method, opt.n) : method;
+  if (report.headline_row() == nullptr && !report.rows.empty()) {
+    report.headline = report.rows.front().name;
+  }
+  const double nccl_rate = rate_named(report, "ncclAllReduce");
+  const double peer_rate = rate_named(report, "copy 0 -> 1 cudaMemcpyPeerAsync");
+  if (nccl_rate > 0 && peer_rate > 0) {
+    report.notes.push_back("ncclAllReduce's bus bandwidth over cudaMemcpyPeerAsync's one way: " +
+                           format_number(nccl_rate / peer_rate));
+  }
   report.notes.push_back(
       "GB/s of the all-reduce rows: bus bandwidth = bytes / time x 2 (GPUs - 1) / GPUs, "
-      "nccl-tests' busbw (bytes / time on one GPU); of the copy rows: bytes per direction / "
-      "time");
+      "nccl-tests' busbw (bytes / time on one GPU, and for ncclReduce); of the copy rows: "
+      "bytes / time, both directions together for the row that copies both ways. Times from "
+      "the host's clock, per operation, over batches of operations back to back");
   return report;
 }
 
@@ -250,7 +342,11 @@ Report run_lesson(const Options& opt) {
 int main(int argc, char** argv) {
   OptionSpec spec;
   spec.program = kChapter.program();
-  spec.default_n = int64_t{1} << 26;  // 256 MiB on each GPU: the issue's bar size
+  // 64 MiB on each GPU; the page's bar is measured with --n 2^26 (256 MiB).
+  spec.default_n = int64_t{1} << 24;
   spec.default_reps = 10;
+  spec.extra = {{"--sweep", "",
+                 "time the all-reduces at every size from 8 bytes a GPU to n ints (x4 a step) "
+                 "instead, for tools/draw_sweep.py's chart"}};
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -51,28 +51,36 @@ class NcclCollectives {
   /// outs[g] = the sum over every GPU of ins[g], on every GPU.
   void all_reduce(const std::vector<const int32_t*>& ins, const std::vector<int32_t*>& outs,
                   int64_t n) {
-    check_nccl(ncclGroupStart(), "ncclGroupStart");
-    for (size_t g = 0; g < queues_.size(); ++g) {
-      check_nccl(ncclAllReduce(ins[g], outs[g], size_t(n), ncclInt32, ncclSum, comms_[g],
-                               queues_[g]->stream()),
-                 "ncclAllReduce");
-    }
-    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+    grouped("ncclAllReduce", [&](size_t g) {
+      return ncclAllReduce(ins[g], outs[g], size_t(n), ncclInt32, ncclSum, comms_[g],
+                           queues_[g]->stream());
+    });
   }
 
   /// outs[0] = the sum over every GPU of ins[g], on GPU 0 only (the root).
   void reduce(const std::vector<const int32_t*>& ins, const std::vector<int32_t*>& outs,
               int64_t n) {
-    check_nccl(ncclGroupStart(), "ncclGroupStart");
-    for (size_t g = 0; g < queues_.size(); ++g) {
-      check_nccl(ncclReduce(ins[g], outs[g], size_t(n), ncclInt32, ncclSum, 0, comms_[g],
-                            queues_[g]->stream()),
-                 "ncclReduce");
-    }
-    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+    grouped("ncclReduce", [&](size_t g) {
+      return ncclReduce(ins[g], outs[g], size_t(n), ncclInt32, ncclSum, 0, comms_[g],
+                        queues_[g]->stream());
+    });
   }
 
  private:
+  /// @p call(g) for every GPU inside one group; the group is closed before any error is thrown.
+  template <typename Call>
+  void grouped(const char* what, Call&& call) {
+    check_nccl(ncclGroupStart(), "ncclGroupStart");
+    ncclResult_t first = ncclSuccess;
+    for (size_t g = 0; g < queues_.size(); ++g) {
+      const ncclResult_t result = call(g);
+      if (first == ncclSuccess) first = result;
+    }
+    const ncclResult_t end = ncclGroupEnd();
+    check_nccl(first, what);
+    check_nccl(end, "ncclGroupEnd");
+  }
+
   std::vector<DeviceQueue*> queues_;
   std::vector<ncclComm_t> comms_;
 };

@@ -56,6 +56,8 @@ struct Row {
   std::string kernel;
   /// Operations per byte of this row's work, where it differs from the report's (another type).
   double ops_per_byte = 0;
+  /// No row of the report does the same work: no ratio to a baseline is shown.
+  bool stands_alone = false;
 };
 
 /// Everything a chapter reports.
@@ -131,8 +133,9 @@ inline std::optional<double> cycles_per_element(const Row& row) {
 }
 
 /// Throughput of @p row relative to its vendor row (1.0 = as fast): the one @p row names as
-/// its baseline, else the first vendor row; empty when there is none.
+/// its baseline, else the first vendor row; empty when there is none or the row stands alone.
 inline std::optional<double> vs_vendor(const Report& report, const Row& row) {
+  if (row.stands_alone) return std::nullopt;
   for (const Row& vendor : report.rows) {
     const bool yardstick = row.baseline.empty() ? vendor.vendor : vendor.name == row.baseline;
     if (yardstick && row.ms.median > 0) return vendor.ms.median / row.ms.median;
