@@ -134,8 +134,11 @@ want sizes && for exe in "$bin"/ch[0-9][0-9]_*; do
     [[ "$args" == *--reps* ]] || args="$args --reps 2"
     total=$((total + 1))
     echo "[$(date +%T)] $name $args"
+    # A run that hangs (a spin-wait that never ends) fails with exit 124 instead of taking the
+    # whole call with it.
     # shellcheck disable=SC2086
-    if run_recorded "$out/$name.log" "$out/failures.txt" "$exe" $args; then passed=$((passed + 1))
+    if run_recorded "$out/$name.log" "$out/failures.txt" timeout 500 "$exe" $args; then
+      passed=$((passed + 1))
     else failed=1; fi
   done < <(read_args "$name")
   echo "$name: $passed/$total"
@@ -181,15 +184,15 @@ for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9]*_check; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.2; done
     log="$out/sanitizer_${name}_$tool.log"
     # shellcheck disable=SC2086
-    ( compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" $args >"$log" 2>&1
+    ( timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" $args >"$log" 2>&1
       rc=$?
       if [ "$rc" -eq 0 ] && [ -n "$explain" ]; then
-        compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" --explain >>"$log" 2>&1
+        timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" --explain >>"$log" 2>&1
         rc=$?
       fi
       if [ "$rc" -eq 0 ] && [ -n "$tune" ]; then
         # shellcheck disable=SC2086
-        compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" $args --tune >>"$log" 2>&1
+        timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" $args --tune >>"$log" 2>&1
         rc=$?
       fi
       echo $rc >"$log.rc" ) &
