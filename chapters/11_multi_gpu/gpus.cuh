@@ -19,6 +19,14 @@
 
 namespace chapter11 {
 
+/// This process's place in a job run as one process per GPU (tools/run_ranks.sh); ranks 0:
+/// one process drives every GPU.
+struct RankPlace {
+  int rank = 0;         ///< 0 .. ranks - 1
+  int ranks = 0;        ///< processes in the job
+  std::string id_file;  ///< where rank 0 leaves NCCL's unique id for the others
+};
+
 /// Makes @p device current for the scope, and puts the one before back.
 class DeviceScope {
  public:

@@ -9,7 +9,7 @@
  * across GPUs), nccl-tests' way: a batch of operations back to back per sample.
  * Shows: peer access, cudaMemcpyPeerAsync, kernels that read another GPU's memory, ordering
  * GPUs with events, algorithm and bus bandwidth, ncclAllReduce and ncclReduce.
- * Leaves out (for now): one process per GPU (ncclCommInitRank).
+ * With --ranks: one process per GPU (ncclCommInitRank), the shape that scales to many hosts.
  */
 #include <algorithm>
 #include <cstdint>
@@ -253,7 +253,86 @@ double rate_named(const Report& report, const std::string& name) {
   return 0;
 }
 
+/// --rank R --ranks N --id-file F: this process's place in a job of one process per GPU, or
+/// none (ranks 0: the default, one process for every GPU).
+RankPlace rank_place(const Options& opt) {
+  RankPlace place;
+  const std::string ranks = opt.value("--ranks"), rank = opt.value("--rank");
+  place.ranks = ranks == "0" ? 0 : int(std::min<int64_t>(parse_size(ranks), 1 << 20));
+  place.rank = rank == "0" ? 0 : int(std::min<int64_t>(parse_size(rank), 1 << 20));
+  place.id_file = opt.value("--id-file");
+  if (place.ranks > 0 && (place.rank >= place.ranks || place.id_file.empty())) {
+    throw UsageError("--rank must be below --ranks, and --id-file is needed with them");
+  }
+  return place;
+}
+
+#ifdef TUTORIAL_HAVE_NCCL
+//! [run_one_rank]
+/**
+ * @brief One process of a job of one process per GPU: this rank's GPU (rank mod the GPUs it
+ *        sees), a communicator joined through the id rank 0 shares, and ncclAllReduce of this
+ *        rank's n ints, checked against the sum of every rank's input and timed.
+ *
+ * The same code runs across hosts: only the id must reach every process (a file on a shared
+ * disk, or the launcher), and each host's processes pick their own GPUs.
+ */
+Report run_one_rank(const Options& opt, const RankPlace& place) {
+  int count = 0;
+  (void)query_device();  // no device: exit 77 here, before any NCCL call
+  CUDA_CHECK(cudaGetDeviceCount(&count));
+  const int gpu = place.rank % count;
+  CUDA_CHECK(cudaSetDevice(gpu));
+  const DeviceFacts device = query_device();
+  Report report = start_report(kChapter, device, opt);
+  report.peak_rate = 0;
+  report.clean_l2 = false;
+  report.problem = std::to_string(opt.n) + " int32 on each of " + std::to_string(place.ranks) +
+                   " processes, uniform in [-2^20, 2^20], seed " + std::to_string(opt.seed) +
+                   " + the rank; this is rank " + std::to_string(place.rank) + ", on GPU " +
+                   std::to_string(gpu);
+  const ncclUniqueId id = shared_unique_id(place);
+  NcclRank comm(place.ranks, id, place.rank);
+  DeviceQueue queue(gpu);
+  DeviceBuffer<int32_t> in(opt.n), out(opt.n);
+  std::vector<int32_t> expected(size_t(opt.n), 0);
+  for (int r = 0; r < place.ranks; ++r) {  // every rank's input, as that rank makes it
+    const std::vector<int32_t> input = reduction_input(opt.n, opt.seed + uint64_t(r));
+    for (int64_t i = 0; i < opt.n; ++i) expected[size_t(i)] += input[size_t(i)];
+    if (r == place.rank) in.copy_from(input);
+  }
+  CUDA_CHECK(cudaMemset(out.data(), 0x7F, out.bytes()));  // a value no sum can take
+  CUDA_CHECK(cudaDeviceSynchronize());  // the default stream's work before the queue's
+  const auto all_reduce = [&] { comm.all_reduce(in.data(), out.data(), opt.n, queue.stream()); };
+  all_reduce();
+  CUDA_CHECK(cudaStreamSynchronize(queue.stream()));
+  report.checks.push_back(check_elements(
+      "ncclAllReduce, rank " + std::to_string(place.rank), out.to_host(), expected,
+      [](size_t) { return 0.0; }, "exact"));
+  const int64_t bytes = opt.n * int64_t(sizeof(int32_t));
+  Row row;
+  row.name = "ncclAllReduce, one process per GPU";
+  row.vendor = true;
+  row.work = double(bytes) * all_reduce_bus_factor(place.ranks);
+  row.ms = time_across_gpus(opt.reps, batch_for(bytes), {&queue}, all_reduce);
+  report.rows.push_back(row);
+  report.headline = row.name;
+  report.notes.push_back("rank " + std::to_string(place.rank) + " of " +
+                         std::to_string(place.ranks) + ": its own output checked, its own time");
+  return report;
+}
+//! [run_one_rank]
+#endif
+
 Report run_lesson(const Options& opt) {
+  const RankPlace place = rank_place(opt);
+  if (place.ranks > 0) {
+#ifdef TUTORIAL_HAVE_NCCL
+    return run_one_rank(opt, place);
+#else
+    throw UsageError("one process per GPU (--ranks) needs NCCL, and this build has none");
+#endif
+  }
   const DeviceFacts device = query_device();
   int count = 0;
   CUDA_CHECK(cudaGetDeviceCount(&count));
@@ -347,6 +426,12 @@ int main(int argc, char** argv) {
   spec.default_reps = 10;
   spec.extra = {{"--sweep", "",
                  "time the all-reduces at every size from 8 bytes a GPU to n ints (x4 a step) "
-                 "instead, for tools/draw_sweep.py's chart"}};
+                 "instead, for tools/draw_sweep.py's chart"},
+                {"--ranks", "N",
+                 "run as one of N processes, one per GPU (tools/run_ranks.sh starts them); 0: "
+                 "one process drives every GPU",
+                 "0"},
+                {"--rank", "R", "this process's rank, 0 to N - 1", "0"},
+                {"--id-file", "F", "where rank 0 leaves NCCL's id for the others", ""}};
   return run_main(argc, argv, spec, run_lesson);
 }
