@@ -304,7 +304,8 @@ __device__ inline void copy_four_async(float* to, const float* __restrict__ matr
 //! [sgemm_async]
 /**
  * @brief sgemm_tiles with warp tiles, the tiles of A and B copied from global to shared memory
- *        asynchronously, kStages steps along K in flight.
+ *        asynchronously into kStages buffers: kStages - 1 steps along K in flight while one
+ *        is multiplied.
  *
  * sgemm_tiles loads the next tiles into registers and stores them into shared memory after
  * the multiply: the loads must land before the stores can issue, and the registers that hold
