@@ -26,8 +26,9 @@ namespace {
 using namespace tutorial;
 using namespace chapter10;
 
-const ChapterInfo kChapter{"10_tensor_cores", "tensor cores: BF16 matrix multiply with WMMA",
-                           "wmma"};
+const ChapterInfo kChapter{"10_tensor_cores",
+                           "tensor cores: BF16 matrix multiply with WMMA and mma.sync",
+                           "mma_sync_ldmatrix"};
 
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
