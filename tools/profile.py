@@ -68,6 +68,7 @@ LABELS = {
     "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active": "wgmma pipe %",
     "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue slots busy %",
     "launch__registers_per_thread": "registers",
+    "sm__cycles_elapsed.avg.per_second": "SM clock Hz",
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": "FFMA (threads)",
 }
 
@@ -237,7 +238,9 @@ def usable(metrics, offered):
     """The metrics this GPU offers (all, when that is unknown), and the ones it does not."""
     if offered is None:
         return metrics, []
-    keep = [m for m in metrics if m.split(".", 1)[0] in offered]
+    # The launch__ values (registers, grid) describe the launch, not a counter:
+    # --query-metrics does not list them, and every GPU has them.
+    keep = [m for m in metrics if m.startswith("launch__") or m.split(".", 1)[0] in offered]
     return keep, [m for m in metrics if m not in keep]
 
 

@@ -7,6 +7,7 @@ from its largest launch, the timer's flush left out, long library names shortene
 the GPU lacks left out with a line saying so; ERR_NVGPUCTRPERM gives the how-to and exit 1;
 no ncu gives exit 1 and says where ncu comes from.
 """
+import importlib.util
 import json
 import pathlib
 import subprocess
@@ -113,4 +114,13 @@ with tempfile.TemporaryDirectory() as name:
 
     missing = run(tmp, ncu=str(tmp / "no-such-ncu"))
     assert missing.returncode == 1 and "was not found" in missing.stdout, missing.stdout
+
+# The launch__ values are never in --query-metrics' list and are kept all the same; a counter
+# the list lacks is left out.
+spec = importlib.util.spec_from_file_location("profile_under_test", PROFILE)
+profile = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(profile)
+kept, left = profile.usable(["launch__registers_per_thread", WAVEFRONTS, ABSENT],
+                            {WAVEFRONTS.split(".")[0]})
+assert kept == ["launch__registers_per_thread", WAVEFRONTS] and left == [ABSENT], (kept, left)
 print("profile_test: ok")
