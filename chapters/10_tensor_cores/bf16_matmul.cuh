@@ -141,17 +141,21 @@ class Bf16MatmulRun {
   /// cuBLAS's C at the sampled entries against the CPU (double, on the BF16-rounded inputs).
   Check check_vendor() const { return check_sampled("cublasGemmEx (BF16)", vendor_c_); }
 
+  /// The device matrices the kernels read and write (A, B by columns, C; padded).
+  const __nv_bfloat16* a() const { return a_.data(); }
+  const __nv_bfloat16* b_cols() const { return b_cols_.data(); }
+  float* c() const { return c_.data(); }
+
   /**
-   * @brief Times @p kernel on @p blocks blocks of @p threads (measure_kernel) into a row of
-   *        @p report, then checks the C its runs left against cuBLAS, every element, and at
-   *        the sampled entries against the CPU. C is poisoned first.
+   * @brief Times @p launch, which enqueues a kernel of @p blocks blocks on a(), b_cols(), c()
+   *        given the BlockCycleSlots to record into (measure_kernel), into a row of @p report,
+   *        then checks the C its runs left against cuBLAS, every element, and at the sampled
+   *        entries against the CPU. C is poisoned first.
+   * @param profiled the kernel's name as Nsight Compute prints it.
    */
+  template <typename Launch>
   void time_and_check(Report& report, Timer& timer, int reps, const std::string& name,
-                      const char* profiled, Bf16Kernel kernel, int64_t blocks, int threads) {
-    const auto launch = [&](BlockCycleSlots slots) {
-      kernel<<<unsigned(blocks), threads>>>(a_.data(), b_cols_.data(), c_.data(), m_pad_, n_pad_,
-                                            k_pad_, slots);
-    };
+                      const char* profiled, int64_t blocks, Launch launch) {
     c_.poison();
     report.rows.push_back(tutorial::measure_kernel(timer, reps, name, flops(), blocks,
                                                    double(m_pad_ * n_pad_), launch));
@@ -162,6 +166,16 @@ class Bf16MatmulRun {
         [&](size_t i) { return scale_ * double(abs_product_[i]); },
         "|error| <= 2 gamma(2K) sum|a||b|"));
     report.checks.push_back(check_sampled(name, got));
+  }
+
+  /// time_and_check() for a kernel of the chapter's Bf16Kernel signature, on @p blocks blocks
+  /// of @p threads threads.
+  void time_and_check(Report& report, Timer& timer, int reps, const std::string& name,
+                      const char* profiled, Bf16Kernel kernel, int64_t blocks, int threads) {
+    time_and_check(report, timer, reps, name, profiled, blocks, [&](BlockCycleSlots slots) {
+      kernel<<<unsigned(blocks), threads>>>(a_.data(), b_cols_.data(), c_.data(), m_pad_, n_pad_,
+                                            k_pad_, slots);
+    });
   }
 
   /// Times cublasGemmEx on the same matrices into a row of @p report.

@@ -5,9 +5,14 @@
  *
  * Storage: A row-major, B column-major (both contiguous along K), C row-major; every dimension
  * padded with zeros to a multiple of 128 (bf16_matmul.cuh).
- * Shows (so far): WMMA, the portable warp-level API; mma.sync fed by ldmatrix from swizzled
- * shared tiles, copied in by cp.async with steps in flight.
- * Leaves out (for now): Hopper's TMA and wgmma (issue 15).
+ * Shows: WMMA, the portable warp-level API; mma.sync fed by ldmatrix from swizzled shared
+ * tiles, copied in by cp.async with steps in flight; on Hopper (an sm_90a build on compute
+ * capability 9.0), tiles copied by TMA into 128-byte swizzled stages guarded by mbarriers and
+ * multiplied by wgmma on whole warpgroups, then the same with warp specialization (a producer
+ * warpgroup, two consumers, setmaxnreg). On any other GPU or build, those two steps are
+ * skipped and the report says why.
+ * Leaves out: thread block clusters and TMA multicast, persistent kernels, a shared-memory
+ * epilogue (C is stored from the registers), FP8, and any shape that is not padded to 128.
  */
 #include <cstdint>
 #include <string>
@@ -19,6 +24,7 @@
 #include "tutorial/gpu_report.cuh"
 #include "tutorial/matmul.cuh"
 #include "tutorial/measure.cuh"
+#include "wgmma_steps.cuh"
 #include "wmma_kernel.cuh"
 
 namespace {
@@ -27,7 +33,7 @@ using namespace tutorial;
 using namespace chapter10;
 
 const ChapterInfo kChapter{"10_tensor_cores",
-                           "tensor cores: BF16 matrix multiply with WMMA and mma.sync",
+                           "tensor cores: BF16 matrix multiply with WMMA, mma.sync, TMA and wgmma",
                            "mma_sync_ldmatrix"};
 
 Report run_lesson(const Options& opt) {
@@ -63,6 +69,12 @@ Report run_lesson(const Options& opt) {
     report.notes.push_back(
         "wmma and mma_sync_ldmatrix skipped: BF16 tensor-core instructions need compute "
         "capability 8.0 or newer");
+  }
+  if (wgmma_steps_run_on(device)) {
+    time_wgmma_steps(run, report, timer, opt.reps);
+    report.headline = "wgmma_warp_specialized";
+  } else {
+    report.notes.push_back(kWgmmaSkipped);
   }
   run.time_cublas(report, timer, opt.reps);
   if (report.rows.size() == 1) report.headline = report.rows.front().name;

@@ -1,0 +1,79 @@
+/**
+ * @file chapters/10_tensor_cores/tensor_map.cuh
+ * @brief The host side of TMA: a tensor map describes a matrix in global memory and the box
+ *        (tile) one copy moves, and how the box is laid out in shared memory.
+ *
+ * cuTensorMapEncodeTiled is a driver API function. The program links only the runtime, so it
+ * asks the runtime for the driver's entry point (cudaGetDriverEntryPointByVersion) instead of
+ * linking libcuda.
+ */
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "tutorial/cuda_check.cuh"
+#include "tutorial/errors.hpp"
+
+namespace chapter10 {
+
+/// BF16 values in a tensor map box's row: 128 bytes, the width of the 128-byte swizzle.
+constexpr int kTmaBoxDepth = 64;
+
+/// cuTensorMapEncodeTiled, as of CUDA 12.0 (the version its signature is from), found once.
+inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000,
+                                                cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || function == nullptr) {
+      throw tutorial::CudaError(
+          "the driver has no cuTensorMapEncodeTiled (TMA needs a CUDA 12.0 or newer driver)");
+    }
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+  }();
+  return encode;
+}
+
+//! [tensor_map]
+/**
+ * @brief The tensor map of a K-major BF16 matrix (@p rows rows of @p k values, row after row)
+ *        whose copies move boxes of @p box_rows rows x kTmaBoxDepth values.
+ *
+ * In shared memory a box is box_rows rows of 128 bytes, swizzled by 128 bytes: in each group
+ * of 8 rows, row r stores its 16-byte piece p at piece p ^ (r % 8), the layout wgmma's
+ * descriptors call the 128-byte swizzle (swizzled_tile_descriptor()). Boxes that reach past
+ * the matrix are filled with zeros. L2 promotion fetches 256-byte lines: the rows of a box are
+ * 128 bytes each.
+ * @pre @p d_matrix 16-byte aligned; @p k a multiple of 8 (rows of a multiple of 16 bytes);
+ *      1 <= box_rows <= 256.
+ * @throws CudaError naming the matrix when the driver refuses the map.
+ */
+inline CUtensorMap k_major_tensor_map(const char* name, const __nv_bfloat16* d_matrix, int64_t rows,
+                                      int64_t k, uint32_t box_rows) {
+  CUtensorMap map{};
+  const cuuint64_t size[2] = {cuuint64_t(k), cuuint64_t(rows)};  // innermost first
+  const cuuint64_t row_bytes[1] = {cuuint64_t(k) * sizeof(__nv_bfloat16)};
+  const cuuint32_t box[2] = {kTmaBoxDepth, box_rows};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult result = tensor_map_encoder()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(d_matrix), size,
+      row_bytes, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw tutorial::CudaError(
+        "cuTensorMapEncodeTiled for " + std::string(name) + " (" + std::to_string(rows) + " x " +
+        std::to_string(k) + " BF16, boxes of " + std::to_string(box_rows) + " x " +
+        std::to_string(kTmaBoxDepth) + ") failed: CUresult " + std::to_string(int(result)));
+  }
+  return map;
+}
+//! [tensor_map]
+
+}  // namespace chapter10

@@ -1,0 +1,110 @@
+/**
+ * @file chapters/10_tensor_cores/warp_specialized_kernel.cuh
+ * @brief Step 4 of chapter 10: step 3's TMA and wgmma with warp specialization: a producer
+ *        warpgroup only copies, two consumer warpgroups only multiply, "full" and "empty"
+ *        mbarriers hand each stage back and forth, and setmaxnreg moves registers from the
+ *        producer to the consumers (sm_90a only).
+ */
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "bf16_matmul.cuh"
+#include "hopper_ptx.cuh"
+#include "tutorial/block_cycles.cuh"
+#include "tutorial/matmul.cuh"
+#include "wgmma_kernel.cuh"
+
+namespace chapter10 {
+
+/// A producer warpgroup, then the consumer warpgroups.
+constexpr int kSpecializedThreads = (1 + kConsumerWarpgroups) * kWarpgroupThreads;
+/// Registers per thread after setmaxnreg: the block starts with 65536 / 384 = 168 (rounded
+/// down to a multiple of 8) each; the producer gives 128 back, each consumer takes 64 more.
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+static_assert(kWarpgroupThreads * (kProducerRegisters + kConsumerWarpgroups * kConsumerRegisters) <=
+                  65536,
+              "the register file holds 64 K registers");
+
+//! [matmul_wgmma_warp_specialized]
+/**
+ * @brief C = A * B with a warp-specialized pipeline: step 3's tiles and wgmma, but the copies
+ *        no longer wait for the multiplies, nor the multiplies for a block barrier.
+ *
+ * What changed from wgmma_tma: warpgroup 0 is the producer. It keeps 40 registers a thread
+ * (setmaxnreg.dec) and one of its threads issues every TMA copy as soon as a stage is free:
+ * it waits on the stage's "empty" mbarrier, then arms its "full" mbarrier with the bytes to
+ * come. Warpgroups 1 and 2 are the consumers (232 registers a thread: 128 accumulators and
+ * room to keep them all in registers). Each waits on a stage's full barrier, issues its wgmma,
+ * waits until only this step's group is still running, and then hands the previous step's
+ * stage back: one arrival per consumer warp on its empty barrier. No __syncthreads() in the
+ * loop: each side waits only for what it needs.
+ *
+ * Parity: use u of a stage (step s = stage + u kWgStages) waits for phase u of its full
+ * barrier (parity u % 2); the producer's use u needs phase u - 1 of the empty barrier done,
+ * parity (u + 1) % 2, which on the first pass (u = 0) is the phase "before" a new barrier's
+ * first and does not wait.
+ * @pre as matmul_wgmma_tma, with kSpecializedThreads threads.
+ */
+__global__ void __launch_bounds__(kSpecializedThreads, 1)
+    matmul_wgmma_warp_specialized(const __grid_constant__ CUtensorMap a_map,
+                                  const __grid_constant__ CUtensorMap b_map, float* __restrict__ c,
+                                  int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
+  __shared__ tutorial::BlockClock started;
+  tutorial::block_clock_start_shared(started);
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;
+  extern __shared__ unsigned char dynamic_shared[];
+  __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
+  __shared__ uint64_t empty[kWgStages];  // every consumer warp is done with the stage
+  const WgmmaStages stages = wgmma_stages(dynamic_shared);
+  const tutorial::TilePosition tile =
+      tutorial::tile_of_block(blockIdx.x, m / kWgBlockM, tutorial::ceil_div(n, kWgBlockN));
+  const int64_t row0 = tile.row * kWgBlockM, col0 = tile.col * kWgBlockN;
+  const int64_t steps = k / kWgDepth;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kWgStages; ++s) {
+      mbarrier_init(shared_address(&full[s]), 1);  // the producer's arrive_expect_bytes
+      mbarrier_init(shared_address(&empty[s]), kConsumerWarps);
+    }
+    mbarrier_init_fence();
+  }
+  __syncthreads();
+
+  const int warpgroup = threadIdx.x / kWarpgroupThreads;
+  if (warpgroup == 0) {
+    release_registers<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+      for (int64_t s = 0; s < steps; ++s) {
+        const int stage = int(s % kWgStages);
+        const auto use = uint32_t(s / kWgStages);
+        mbarrier_wait(shared_address(&empty[stage]), (use + 1) % 2);
+        load_stage(stages, stage, shared_address(&full[stage]), &a_map, &b_map, s, row0, col0);
+      }
+    }
+  } else {
+    claim_registers<kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const uint32_t a_rows = consumer * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
+    float d[kWgAccumulators] = {};
+    for (int64_t s = 0; s < steps; ++s) {
+      const int stage = int(s % kWgStages);
+      mbarrier_wait(shared_address(&full[stage]), uint32_t(s / kWgStages) % 2);
+      multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
+      wgmma_wait<1>();  // this warp's wgmma of step s - 1 are done: hand its stage back
+      keep_accumulators(d);
+      if (s >= 1) mbarrier_arrive_per_warp(shared_address(&empty[(s - 1) % kWgStages]));
+    }
+    wgmma_wait<0>();
+    keep_accumulators(d);
+    store_warpgroup_tile(d, c, n, row0 + 64 * consumer, col0);
+  }
+#endif
+  tutorial::block_clock_stop(slots, started);
+}
+//! [matmul_wgmma_warp_specialized]
+
+}  // namespace chapter10

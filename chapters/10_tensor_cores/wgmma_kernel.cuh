@@ -1,0 +1,187 @@
+/**
+ * @file chapters/10_tensor_cores/wgmma_kernel.cuh
+ * @brief Step 3 of chapter 10: Hopper's TMA copies tiles into shared memory, wgmma multiplies
+ *        them on a whole warpgroup (4 warps) straight from shared memory, mbarriers say when a
+ *        tile has landed. Also the tile layout and the helpers step 4 shares (sm_90a only).
+ */
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "bf16_matmul.cuh"
+#include "hopper_ptx.cuh"
+#include "tensor_map.cuh"
+#include "tutorial/block_cycles.cuh"
+#include "tutorial/matmul.cuh"
+
+namespace chapter10 {
+
+/// A block computes 128 x 256 of C; a step along K takes 64 values (one 128-byte swizzled row
+/// of each tile); kWgStages steps are in shared memory at once.
+constexpr int kWgBlockM = 128, kWgBlockN = 256, kWgDepth = kTmaBoxDepth, kWgStages = 4;
+/// Threads of a warpgroup, the unit wgmma runs on.
+constexpr int kWarpgroupThreads = 128;
+/// Warpgroups that multiply: each takes 64 rows of the tile (one m64n256 wgmma per 16 of K).
+constexpr int kConsumerWarpgroups = kWgBlockM / 64;
+/// Threads of step 3's block: the consumer warpgroups alone.
+constexpr int kWgmmaTmaThreads = kConsumerWarpgroups * kWarpgroupThreads;
+/// The accumulators of a thread: 64 x 256 floats over 128 threads.
+constexpr int kWgAccumulators = 64 * kWgBlockN / kWarpgroupThreads;
+
+/// Bytes of a stage: A's 128 x 64 tile, then B's 256 x 64 (rows of b_cols), both BF16.
+constexpr uint32_t kWgATileBytes = kWgBlockM * kWgDepth * 2;
+constexpr uint32_t kWgBTileBytes = kWgBlockN * kWgDepth * 2;
+constexpr uint32_t kWgStageBytes = kWgATileBytes + kWgBTileBytes;
+/// The 128-byte swizzle repeats every 8 rows of 128 bytes: tiles start at multiples of this.
+constexpr uint32_t kSwizzleAtomBytes = 1024;
+/// Dynamic shared memory of both kernels: the stages, and room to align them to 1024 bytes.
+constexpr int kWgSharedBytes = int(kWgStages * kWgStageBytes + kSwizzleAtomBytes);
+
+static_assert(kWgBlockM % 64 == 0 && kWgBlockN <= 256, "m64 wgmma per warpgroup, boxes <= 256");
+static_assert(kWgATileBytes % kSwizzleAtomBytes == 0 && kWgBTileBytes % kSwizzleAtomBytes == 0,
+              "every tile must start where the swizzle pattern starts");
+
+/// The grid of both kernels: one block per 128 x 256 tile of C (n may end half-way through).
+inline int64_t wgmma_blocks(int64_t m, int64_t n) {
+  return tutorial::grid_blocks((m / kWgBlockM) * tutorial::ceil_div(n, kWgBlockN));
+}
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/// Where the stages live: a(stage) and b(stage), shared addresses aligned to 1024 bytes.
+struct WgmmaStages {
+  uint32_t base;
+  __device__ uint32_t a(int stage) const { return base + uint32_t(stage) * kWgStageBytes; }
+  __device__ uint32_t b(int stage) const { return a(stage) + kWgATileBytes; }
+};
+
+/// The stages in the kernel's dynamic shared memory @p dynamic_shared, rounded up to 1024
+/// bytes (CUDA promises the dynamic part only 16-byte alignment).
+__device__ inline WgmmaStages wgmma_stages(unsigned char* dynamic_shared) {
+  const uint32_t start = shared_address(dynamic_shared);
+  return {(start + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes * kSwizzleAtomBytes};
+}
+
+//! [load_stage]
+/// One thread: starts the TMA copies of step @p step (A's rows from @p row0, B's from @p col0,
+/// K from step * kWgDepth) into @p stage, and tells @p full how many bytes to wait for.
+__device__ inline void load_stage(const WgmmaStages& stages, int stage, uint32_t full,
+                                  const CUtensorMap* a_map, const CUtensorMap* b_map, int64_t step,
+                                  int64_t row0, int64_t col0) {
+  mbarrier_arrive_expect_bytes(full, kWgStageBytes);
+  const auto k0 = int32_t(step * kWgDepth);
+  tma_load_2d(stages.a(stage), a_map, k0, int32_t(row0), full);
+  tma_load_2d(stages.b(stage), b_map, k0, int32_t(col0), full);
+}
+//! [load_stage]
+
+//! [multiply_stage]
+/// The warpgroup: d += (its 64 rows of A's tile at @p a_tile) x (B's tile at @p b_tile), four
+/// wgmma of 16 along K, committed as one group. Returns before they finish.
+__device__ inline void multiply_stage(float (&d)[kWgAccumulators], uint32_t a_tile,
+                                      uint32_t b_tile) {
+  keep_accumulators(d);
+  wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < kWgDepth / 16; ++kk) {  // 16 BF16 values = 32 bytes further along K
+    wgmma_m64n256k16(d, swizzled_tile_descriptor(a_tile + 32 * kk),
+                     swizzled_tile_descriptor(b_tile + 32 * kk));
+  }
+  wgmma_commit();
+  keep_accumulators(d);
+}
+//! [multiply_stage]
+
+//! [store_tile]
+/**
+ * @brief The warpgroup stores its 64 x 256 accumulators to C (row-major, @p n columns) at
+ *        (@p row0, @p col0), in wgmma's layout (wgmma_m64n256k16()): each 8-column piece a
+ *        float2 per thread, four threads covering a row's 32 bytes.
+ * @pre wgmma_wait<0>() since the last wgmma.
+ */
+__device__ inline void store_warpgroup_tile(float (&d)[kWgAccumulators], float* c, int64_t n,
+                                            int64_t row0, int64_t col0) {
+  const int warp = (threadIdx.x % kWarpgroupThreads) / 32, lane = threadIdx.x % 32;
+  const int64_t row = row0 + 16 * warp + lane / 4;
+#pragma unroll
+  for (int j = 0; j < kWgBlockN / 8; ++j) {
+    const int64_t col = col0 + 8 * j + 2 * (lane % 4);
+    if (col < n) {  // n is a multiple of 128, not 256: the last tile may hang over the edge
+      *reinterpret_cast<float2*>(&c[row * n + col]) = {d[4 * j], d[4 * j + 1]};
+      *reinterpret_cast<float2*>(&c[(row + 8) * n + col]) = {d[4 * j + 2], d[4 * j + 3]};
+    }
+  }
+}
+//! [store_tile]
+#endif
+
+//! [matmul_wgmma_tma]
+/**
+ * @brief C = A * B with TMA and wgmma: a 128 x 256 tile of C per block, two warpgroups of 64
+ *        rows each, kWgStages stages of 64 along K in shared memory.
+ *
+ * What changed from mma_sync_ldmatrix: no thread copies a tile or loads a fragment any more.
+ * Thread 0 starts two TMA copies per step (tiles arrive 128-byte swizzled, as wgmma reads
+ * them), each stage's mbarrier says when its bytes have landed, and each warpgroup's wgmma
+ * read A and B from shared memory through descriptors, keeping 64 x 256 accumulators in
+ * registers (128 a thread). One group of wgmma stays in flight while the next is issued; once
+ * a step's group has finished in both warpgroups (wait, then a block barrier), thread 0
+ * refills its stage with the step kWgStages ahead.
+ * @pre m, n multiples of 128 and k of 64 (the chapter pads to 128); sm_90a build on compute
+ *      capability 9.0; kWgmmaTmaThreads threads, kWgSharedBytes of dynamic shared memory,
+ * wgmma_blocks(m, n) blocks; @p a_map, @p b_map from k_major_tensor_map() with boxes of 128 and 256
+ * rows.
+ */
+__global__ void __launch_bounds__(kWgmmaTmaThreads, 1)
+    matmul_wgmma_tma(const __grid_constant__ CUtensorMap a_map,
+                     const __grid_constant__ CUtensorMap b_map, float* __restrict__ c, int64_t m,
+                     int64_t n, int64_t k, BlockCycleSlots slots) {
+  __shared__ tutorial::BlockClock started;
+  tutorial::block_clock_start_shared(started);
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ unsigned char dynamic_shared[];
+  __shared__ uint64_t full[kWgStages];  // phase u of full[s]: step s + u kWgStages has landed
+  const WgmmaStages stages = wgmma_stages(dynamic_shared);
+  const tutorial::TilePosition tile =
+      tutorial::tile_of_block(blockIdx.x, m / kWgBlockM, tutorial::ceil_div(n, kWgBlockN));
+  const int64_t row0 = tile.row * kWgBlockM, col0 = tile.col * kWgBlockN;
+  const int64_t steps = k / kWgDepth;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kWgStages; ++s) mbarrier_init(shared_address(&full[s]), 1);
+    mbarrier_init_fence();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kWgStages && s < steps; ++s) {
+      load_stage(stages, s, shared_address(&full[s]), &a_map, &b_map, s, row0, col0);
+    }
+  }
+
+  const int warpgroup = threadIdx.x / kWarpgroupThreads;
+  const uint32_t a_rows = warpgroup * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
+  float d[kWgAccumulators] = {};
+  for (int64_t s = 0; s < steps; ++s) {
+    const int stage = int(s % kWgStages);
+    mbarrier_wait(shared_address(&full[stage]), uint32_t(s / kWgStages) % 2);
+    multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
+    wgmma_wait<1>();  // this warpgroup's wgmma of step s - 1 are done...
+    keep_accumulators(d);
+    __syncthreads();  // ... and the other's: step s - 1's stage is free
+    const int64_t refill = s - 1 + kWgStages;
+    if (threadIdx.x == 0 && s >= 1 && refill < steps) {
+      const int free_stage = int((s - 1) % kWgStages);
+      load_stage(stages, free_stage, shared_address(&full[free_stage]), &a_map, &b_map, refill,
+                 row0, col0);
+    }
+  }
+  wgmma_wait<0>();
+  keep_accumulators(d);
+  store_warpgroup_tile(d, c, n, row0 + 64 * warpgroup, col0);
+#endif
+  tutorial::block_clock_stop(slots, started);
+}
+//! [matmul_wgmma_tma]
+
+}  // namespace chapter10
