@@ -9,10 +9,11 @@
  * tiles, copied in by cp.async with steps in flight; on Hopper (an sm_90a build on compute
  * capability 9.0), tiles copied by TMA into 128-byte swizzled stages guarded by mbarriers and
  * multiplied by wgmma on whole warpgroups, then the same with warp specialization (a producer
- * warpgroup, two consumers, setmaxnreg). On any other GPU or build, those two steps are
- * skipped and the report says why.
- * Leaves out: thread block clusters and TMA multicast, persistent kernels, a shared-memory
- * epilogue (C is stored from the registers), FP8, and any shape that is not padded to 128.
+ * warpgroup, two consumers, setmaxnreg), then that pipeline in a persistent grid (a block
+ * per SM, the next tile loading while the last is stored). On any other GPU or build, those
+ * three steps are skipped and the report says why.
+ * Leaves out: thread block clusters and TMA multicast, a shared-memory epilogue (C is stored
+ * from the registers), FP8, and any shape that is not padded to 128.
  */
 #include <cstdint>
 #include <string>
@@ -71,8 +72,8 @@ Report run_lesson(const Options& opt) {
         "capability 8.0 or newer");
   }
   if (wgmma_steps_run_on(device)) {
-    time_wgmma_steps(run, report, timer, opt.reps);
-    report.headline = "wgmma_warp_specialized";
+    time_wgmma_steps(run, report, timer, opt.reps, device);
+    report.headline = "wgmma_persistent";
   } else {
     report.notes.push_back(kWgmmaSkipped);
   }

@@ -3,7 +3,8 @@
  * @brief Step 4 of chapter 10: step 3's TMA and wgmma with warp specialization: a producer
  *        warpgroup only copies, two consumer warpgroups only multiply, "full" and "empty"
  *        mbarriers hand each stage back and forth, and setmaxnreg moves registers from the
- *        producer to the consumers (sm_90a only).
+ *        producer to the consumers (sm_90a only). Its producer and consumer loops are step 5's
+ *        too.
  */
 #pragma once
 
@@ -28,6 +29,74 @@ static_assert(kWarpgroupThreads * (kProducerRegisters + kConsumerWarpgroups * kC
                   65536,
               "the register file holds 64 K registers");
 
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/// Thread 0: makes each stage's "full" barrier wait for the producer's one arrival (and its
+/// bytes), and each "empty" barrier for one arrival per consumer warp.
+__device__ inline void init_stage_barriers(uint64_t (&full)[kWgStages],
+                                           uint64_t (&empty)[kWgStages]) {
+  constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;
+  for (int s = 0; s < kWgStages; ++s) {
+    mbarrier_init(shared_address(&full[s]), 1);  // the producer's arrive_expect_bytes
+    mbarrier_init(shared_address(&empty[s]), kConsumerWarps);
+  }
+  mbarrier_init_fence();
+}
+
+//! [produce_tile]
+/**
+ * @brief The producer thread: copies the @p steps steps of the tile at (@p row0, @p col0) into
+ *        the stages, each as soon as its stage is empty.
+ *
+ * The stages are a ring: the block's use number u (counted from @p first_use, the uses by its
+ * earlier tiles) goes to stage u % kWgStages, on that stage's round u / kWgStages. Round r
+ * needs round r - 1's data released: phase r - 1 of the empty barrier, parity (r + 1) % 2,
+ * which on round 0 is the phase "before" a new barrier's first and does not wait.
+ */
+__device__ inline void produce_tile(const WgmmaStages& stages, uint64_t (&full)[kWgStages],
+                                    uint64_t (&empty)[kWgStages], const CUtensorMap* a_map,
+                                    const CUtensorMap* b_map, int64_t steps, int64_t row0,
+                                    int64_t col0, int64_t first_use) {
+  for (int64_t s = 0; s < steps; ++s) {
+    const int64_t use = first_use + s;
+    const int stage = int(use % kWgStages);
+    const auto round = uint32_t(use / kWgStages);
+    mbarrier_wait(shared_address(&empty[stage]), (round + 1) % 2);
+    load_stage(stages, stage, shared_address(&full[stage]), a_map, b_map, s, row0, col0);
+  }
+}
+//! [produce_tile]
+
+//! [consume_tile]
+/**
+ * @brief A consumer warpgroup: d += its 64 rows of the tile's A (@p a_rows bytes into each A
+ *        stage) x B, over @p steps steps from the ring's use @p first_use, releasing every
+ *        stage it used exactly once.
+ *
+ * Use u waits for phase u / kWgStages of its stage's full barrier (parity round % 2). Once
+ * wgmma_wait<1>() says the previous step's group is done, that step's stage goes back (one
+ * arrival per warp on its empty barrier); after the last step, wgmma_wait<0>() and the last
+ * stage goes back too, so that a persistent block's producer can fill it with the next tile
+ * while C is stored (with one tile per block, nobody waits for that last release).
+ */
+__device__ inline void consume_tile(float (&d)[kWgAccumulators], const WgmmaStages& stages,
+                                    uint64_t (&full)[kWgStages], uint64_t (&empty)[kWgStages],
+                                    uint32_t a_rows, int64_t steps, int64_t first_use) {
+  for (int64_t s = 0; s < steps; ++s) {
+    const int64_t use = first_use + s;
+    const int stage = int(use % kWgStages);
+    mbarrier_wait(shared_address(&full[stage]), uint32_t(use / kWgStages) % 2);
+    multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
+    wgmma_wait<1>();  // this warp's wgmma of the previous step are done: hand its stage back
+    keep_accumulators(d);
+    if (s >= 1) mbarrier_arrive_per_warp(shared_address(&empty[(use - 1) % kWgStages]));
+  }
+  wgmma_wait<0>();
+  keep_accumulators(d);
+  mbarrier_arrive_per_warp(shared_address(&empty[(first_use + steps - 1) % kWgStages]));
+}
+//! [consume_tile]
+#endif
+
 //! [matmul_wgmma_warp_specialized]
 /**
  * @brief C = A * B with a warp-specialized pipeline: step 3's tiles and wgmma, but the copies
@@ -42,10 +111,7 @@ static_assert(kWarpgroupThreads * (kProducerRegisters + kConsumerWarpgroups * kC
  * stage back: one arrival per consumer warp on its empty barrier. No __syncthreads() in the
  * loop: each side waits only for what it needs.
  *
- * Parity: use u of a stage (step s = stage + u kWgStages) waits for phase u of its full
- * barrier (parity u % 2); the producer's use u needs phase u - 1 of the empty barrier done,
- * parity (u + 1) % 2, which on the first pass (u = 0) is the phase "before" a new barrier's
- * first and does not wait.
+ * The two sides' loops, with the parity each wait asks for: produce_tile(), consume_tile().
  * @pre as matmul_wgmma_tma, with kSpecializedThreads threads.
  */
 __global__ void __launch_bounds__(kSpecializedThreads, 1)
@@ -55,7 +121,6 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
   __shared__ tutorial::BlockClock started;
   tutorial::block_clock_start_shared(started);
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;
   extern __shared__ unsigned char dynamic_shared[];
   __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
   __shared__ uint64_t empty[kWgStages];  // every consumer warp is done with the stage
@@ -65,41 +130,19 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
   const int64_t row0 = tile.row * kWgBlockM, col0 = tile.col * kWgBlockN;
   const int64_t steps = k / kWgDepth;
 
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kWgStages; ++s) {
-      mbarrier_init(shared_address(&full[s]), 1);  // the producer's arrive_expect_bytes
-      mbarrier_init(shared_address(&empty[s]), kConsumerWarps);
-    }
-    mbarrier_init_fence();
-  }
+  if (threadIdx.x == 0) init_stage_barriers(full, empty);
   __syncthreads();
 
   const int warpgroup = threadIdx.x / kWarpgroupThreads;
   if (warpgroup == 0) {
     release_registers<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      for (int64_t s = 0; s < steps; ++s) {
-        const int stage = int(s % kWgStages);
-        const auto use = uint32_t(s / kWgStages);
-        mbarrier_wait(shared_address(&empty[stage]), (use + 1) % 2);
-        load_stage(stages, stage, shared_address(&full[stage]), &a_map, &b_map, s, row0, col0);
-      }
-    }
+    if (threadIdx.x == 0) produce_tile(stages, full, empty, &a_map, &b_map, steps, row0, col0, 0);
   } else {
     claim_registers<kConsumerRegisters>();
     const int consumer = warpgroup - 1;
     const uint32_t a_rows = consumer * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
     float d[kWgAccumulators] = {};
-    for (int64_t s = 0; s < steps; ++s) {
-      const int stage = int(s % kWgStages);
-      mbarrier_wait(shared_address(&full[stage]), uint32_t(s / kWgStages) % 2);
-      multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
-      wgmma_wait<1>();  // this warp's wgmma of step s - 1 are done: hand its stage back
-      keep_accumulators(d);
-      if (s >= 1) mbarrier_arrive_per_warp(shared_address(&empty[(s - 1) % kWgStages]));
-    }
-    wgmma_wait<0>();
-    keep_accumulators(d);
+    consume_tile(d, stages, full, empty, a_rows, steps, 0);
     store_warpgroup_tile(d, c, n, row0 + 64 * consumer, col0);
   }
 #endif

@@ -2,7 +2,7 @@
  * @file chapters/10_tensor_cores/wgmma_kernel.cuh
  * @brief Step 3 of chapter 10: Hopper's TMA copies tiles into shared memory, wgmma multiplies
  *        them on a whole warpgroup (4 warps) straight from shared memory, mbarriers say when a
- *        tile has landed. Also the tile layout and the helpers step 4 shares (sm_90a only).
+ *        tile has landed. Also the tile layout and the helpers steps 4 and 5 share (sm_90a only).
  */
 #pragma once
 
@@ -36,14 +36,15 @@ constexpr uint32_t kWgBTileBytes = kWgBlockN * kWgDepth * 2;
 constexpr uint32_t kWgStageBytes = kWgATileBytes + kWgBTileBytes;
 /// The 128-byte swizzle repeats every 8 rows of 128 bytes: tiles start at multiples of this.
 constexpr uint32_t kSwizzleAtomBytes = 1024;
-/// Dynamic shared memory of both kernels: the stages, and room to align them to 1024 bytes.
+/// Dynamic shared memory of steps 3-5: the stages, and room to align them to 1024 bytes.
 constexpr int kWgSharedBytes = int(kWgStages * kWgStageBytes + kSwizzleAtomBytes);
 
 static_assert(kWgBlockM % 64 == 0 && kWgBlockN <= 256, "m64 wgmma per warpgroup, boxes <= 256");
 static_assert(kWgATileBytes % kSwizzleAtomBytes == 0 && kWgBTileBytes % kSwizzleAtomBytes == 0,
               "every tile must start where the swizzle pattern starts");
 
-/// The grid of both kernels: one block per 128 x 256 tile of C (n may end half-way through).
+/// The grid of steps 3 and 4, and the tiles of step 5: one block per 128 x 256 tile of C (n may end
+/// half-way through).
 inline int64_t wgmma_blocks(int64_t m, int64_t n) {
   return tutorial::grid_blocks((m / kWgBlockM) * tutorial::ceil_div(n, kWgBlockN));
 }

@@ -1,0 +1,91 @@
+/**
+ * @file chapters/10_tensor_cores/persistent_kernel.cuh
+ * @brief Step 5 of chapter 10: step 4's warp-specialized pipeline in a persistent grid, one
+ *        block per SM walking tile after tile, so that the producer loads the next tile while
+ *        the consumers store the last one (sm_90a only).
+ */
+#pragma once
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "bf16_matmul.cuh"
+#include "hopper_ptx.cuh"
+#include "tutorial/block_cycles.cuh"
+#include "tutorial/matmul.cuh"
+#include "warp_specialized_kernel.cuh"
+#include "wgmma_kernel.cuh"
+
+namespace chapter10 {
+
+/// The persistent grid: one block per SM (a block fills an SM's shared memory), fewer where
+/// there are fewer tiles than SMs.
+inline int64_t persistent_blocks(int64_t m, int64_t n, int sm_count) {
+  return std::min<int64_t>(wgmma_blocks(m, n), sm_count);
+}
+
+//! [matmul_wgmma_persistent]
+/**
+ * @brief C = A * B with step 4's producer and consumers, on a grid that stays: each block
+ *        computes the tiles blockIdx.x, blockIdx.x + gridDim.x, ... (in tile_of_block()'s
+ *        grouped order), one after the other.
+ *
+ * What changed from wgmma_warp_specialized: a block no longer ends with its tile. Its stage
+ * ring runs on from one tile to the next (the use count, and so each stage's round and
+ * parity, is carried over, never reset), and the consumers release every stage they use,
+ * the last one of a tile included. So the producer, which waits only for empty stages, starts
+ * copying the next tile's first steps while the consumers still multiply the last steps of
+ * this one and store its accumulators to C. One tile's epilogue and the next one's pipeline
+ * fill overlap, and no block is launched, nor its barriers set up, more than once per SM.
+ * @pre as matmul_wgmma_warp_specialized, with persistent_blocks(m, n, SMs) blocks.
+ */
+__global__ void __launch_bounds__(kSpecializedThreads, 1)
+    matmul_wgmma_persistent(const __grid_constant__ CUtensorMap a_map,
+                            const __grid_constant__ CUtensorMap b_map, float* __restrict__ c,
+                            int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
+  __shared__ tutorial::BlockClock started;
+  tutorial::block_clock_start_shared(started);
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ unsigned char dynamic_shared[];
+  __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
+  __shared__ uint64_t empty[kWgStages];  // every consumer warp is done with the stage
+  const WgmmaStages stages = wgmma_stages(dynamic_shared);
+  const int64_t tile_rows = m / kWgBlockM, tile_cols = tutorial::ceil_div(n, kWgBlockN);
+  const int64_t tiles = tile_rows * tile_cols, steps = k / kWgDepth;
+
+  if (threadIdx.x == 0) init_stage_barriers(full, empty);
+  __syncthreads();
+
+  // Both sides walk the same tiles with the same steps, so they agree on first_use, the
+  // ring's uses by the block's earlier tiles, without telling each other.
+  const int warpgroup = threadIdx.x / kWarpgroupThreads;
+  if (warpgroup == 0) {
+    release_registers<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+      int64_t first_use = 0;
+      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x, first_use += steps) {
+        const tutorial::TilePosition tile = tutorial::tile_of_block(t, tile_rows, tile_cols);
+        produce_tile(stages, full, empty, &a_map, &b_map, steps, tile.row * kWgBlockM,
+                     tile.col * kWgBlockN, first_use);
+      }
+    }
+  } else {
+    claim_registers<kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const uint32_t a_rows = consumer * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
+    int64_t first_use = 0;
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x, first_use += steps) {
+      const tutorial::TilePosition tile = tutorial::tile_of_block(t, tile_rows, tile_cols);
+      float d[kWgAccumulators] = {};  // every tile starts from zero
+      consume_tile(d, stages, full, empty, a_rows, steps, first_use);
+      store_warpgroup_tile(d, c, n, tile.row * kWgBlockM + 64 * consumer, tile.col * kWgBlockN);
+    }
+  }
+#endif
+  tutorial::block_clock_stop(slots, started);
+}
+//! [matmul_wgmma_persistent]
+
+}  // namespace chapter10
