@@ -81,7 +81,7 @@ __device__ inline void mma_16x8x16(float (&d)[4], const uint32_t (&a)[4], const 
  * kStages - 1 ahead into the buffer the last step used (chapter 09's sgemm_async), then, twice
  * (16 values of K each), load the warp's 4 fragments of A and 4 of B with ldmatrix and issue
  * its 16 mma.sync. Both tiles are stored swizzled (swizzled_offset), so that neither the
- * copies nor ldmatrix meet a bank conflict.
+ * copies nor ldmatrix meet a bank conflict (in the bank model the unit tests check).
  * @pre m, n multiples of 128 and k of 32 (the chapter pads to 128); compute capability 8.0 or
  *      newer; launched with kMmaThreads threads, one block per tile (tile_of_block).
  */
