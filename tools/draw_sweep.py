@@ -51,7 +51,7 @@ def text(x, y, content, size=11, anchor="middle", rotate=False):
 
 def chart(x0, title, y_title, lines, value):
     """One chart at horizontal offset x0: log2 of the size across, log10 of value() up."""
-    points = [(b, value(p)) for ps in lines.values() for p in ps for b in [p[0]] if value(p) > 0]
+    points = [(p[0], value(p)) for ps in lines.values() for p in ps if value(p) > 0]
     if not points:
         return [text(x0 + WIDTH / 2, HEIGHT / 2, "no data")]
     lo_x, hi_x = math.log2(min(b for b, _ in points)), math.log2(max(b for b, _ in points))

@@ -67,15 +67,18 @@ record() {
   [ -n "${OUT:-}" ] && cp "$out/summary.txt" "$OUT/summary.txt"  # comes back even if cut short
 }
 step() { echo "[$(date +%T)] == $* =="; }
-selected() {  # is program $1 (chNN_x, solN.M_check, exN.M_check) among --only?
+program_number() {  # the chapter of program $1 (chNN_x, solN.M_check, exN.M_check), no zeros
+  sed -E 's/^(ch|sol|ex)0*([0-9]+).*/\2/' <<<"$1"
+}
+selected() {  # is program $1 among --only?
   [ -z "$only" ] && return 0
   local number
-  number=$(sed -E 's/^(ch|sol|ex)0*([0-9]+).*/\2/' <<<"$1")
+  number=$(program_number "$1")
   [[ " $only " == *" $(printf '%02d' "$number") "* ]]
 }
 cpu_only() {  # is program $1 built CPU_ONLY (chapter 01, exercises such as 10.1)?
   local number id
-  number=$(sed -E 's/^(ch|sol|ex)0*([0-9]+).*/\2/' <<<"$1")
+  number=$(program_number "$1")
   if [[ $1 == ch* ]]; then
     grep -qw CPU_ONLY "$root"/chapters/"$(printf '%02d' "$number")"_*/CMakeLists.txt
   else
@@ -160,9 +163,9 @@ want checkers && step "exercises: the grader's boards"
 # compute-sanitizer at a small size): the solutions must all PASS, the shipped exercises must
 # all say TODO, and no known-wrong answer of tests/wrong_answers may PASS.
 boards=(grade-solutions grade-shipped grade-wrong)
-if [ -n "$only" ]; then  # the boards of those chapters alone
+want checkers && targets_help=$(cmake --build "$build" --target help 2>/dev/null)
+if want checkers && [ -n "$only" ]; then  # the boards of those chapters alone
   boards=()
-  targets_help=$(cmake --build "$build" --target help)
   for number in $only; do
     for board in solutions shipped wrong; do
       grep -qE "[ .]grade-$board-$number( |:|$)" <<<"$targets_help" &&
@@ -172,7 +175,7 @@ if [ -n "$only" ]; then  # the boards of those chapters alone
 fi
 if want checkers; then  # every checker the boards grade, built in parallel first (the grader
   # builds each one again before it runs it, which is then a check that nothing is stale)
-  checkers=$(cmake --build "$build" --target help 2>/dev/null | sed -nE 's/^\.\.\. ((ex|sol|wrong)[0-9][^ ]*_check).*/\1/p')
+  checkers=$(sed -nE 's/^\.\.\. ((ex|sol|wrong)[0-9][^ ]*_check).*/\1/p' <<<"$targets_help")
   if [ -n "$only" ]; then
     checkers=$(grep -E "^(ex|sol|wrong)($(tr ' ' '|' <<<"$only" | sed -E 's/(^|\|)0/\1/g'))\." <<<"$checkers")
   fi

@@ -1,6 +1,6 @@
 /**
  * @file chapters/10_tensor_cores/hopper_ptx.cuh
- * @brief The PTX of steps 3 and 4 of chapter 10, one small wrapper per instruction: mbarriers,
+ * @brief The PTX of steps 3-5 of chapter 10, one small wrapper per instruction: mbarriers,
  *        TMA's tiled copies, wgmma and its shared-memory descriptors, setmaxnreg. Hopper only
  *        (sm_90a: wgmma and setmaxnreg exist in no other target), so all of it is compiled only
  *        where __CUDA_ARCH_FEAT_SM90_ALL is defined.

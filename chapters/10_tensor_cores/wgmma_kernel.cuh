@@ -131,8 +131,8 @@ __device__ inline void store_warpgroup_tile(float (&d)[kWgAccumulators], float* 
  * refills its stage with the step kWgStages ahead.
  * @pre m, n multiples of 128 and k of 64 (the chapter pads to 128); sm_90a build on compute
  *      capability 9.0; kWgmmaTmaThreads threads, kWgSharedBytes of dynamic shared memory,
- * wgmma_blocks(m, n) blocks; @p a_map, @p b_map from k_major_tensor_map() with boxes of 128 and 256
- * rows.
+ *      wgmma_blocks(m, n) blocks; @p a_map, @p b_map from k_major_tensor_map() with boxes of
+ *      128 and 256 rows.
  */
 __global__ void __launch_bounds__(kWgmmaTmaThreads, 1)
     matmul_wgmma_tma(const __grid_constant__ CUtensorMap a_map,

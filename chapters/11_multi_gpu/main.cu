@@ -421,7 +421,7 @@ Report run_lesson(const Options& opt) {
 int main(int argc, char** argv) {
   OptionSpec spec;
   spec.program = kChapter.program();
-  // 64 MiB on each GPU; the page's bar is measured with --n 2^26 (256 MiB).
+  // 64 MiB on each GPU; the page's targets are measured with --n 2^26 (256 MiB).
   spec.default_n = int64_t{1} << 24;
   spec.default_reps = 10;
   spec.extra = {{"--sweep", "",
