@@ -52,14 +52,15 @@ SgemmStep warp_tiled_step(std::string name, const char* profiled) {
           kWidth};
 }
 
-/// An asynchronous-copy step, kWidth wide, kStages steps along K in flight.
-template <int kWidth, int kStages>
+/// An asynchronous-copy step, kWidth wide, kStages steps along K in flight, a step's copies
+/// started together or spread over its products (kSpread).
+template <int kWidth, int kStages, bool kSpread = false>
 SgemmStep async_step(std::string name, const char* profiled) {
   return {std::move(name),
           profiled,
-          sgemm_async<kStages, true, kWidth>,
-          sgemm_async<kStages, false, kWidth>,
-          8,
+          sgemm_async<kStages, true, kWidth, kSpread>,
+          sgemm_async<kStages, false, kWidth, kSpread>,
+          kAsyncDepth,
           kWidth};
 }
 
@@ -79,7 +80,8 @@ std::vector<SgemmStep> lesson_steps() {
        sgemm_tiles<8, Arrangement::kWarpTiles, 2, false, kNarrow, 1>},
       warp_tiled_step<kNarrow, 16, 2>("warp_tiled_k16", "sgemm_tiles<16, 1, 2, 0, 128, 8>"),
       warp_tiled_step<kWide, 8, 2>("wide_tiles", "sgemm_tiles<8, 1, 2, 0, 256, 8>"),
-      async_step<kWide, 3>("async_copies", "sgemm_async<3, 0, 256>"),
+      async_step<kWide, 3>("async_copies", "sgemm_async<3, 0, 256, 0>"),
+      async_step<kWide, 3, true>("copies_spread", "sgemm_async<3, 0, 256, 1>"),
   };
 }
 
@@ -102,17 +104,23 @@ std::vector<SgemmStep> tuning_space() {
                                    "sgemm_tiles<8, 1, 2, 0, 256, 8>"),
       warp_tiled_step<kWide, 16, 1>("128 x 256, depth 16, 1 buffer",
                                     "sgemm_tiles<16, 1, 1, 0, 256, 8>"),
-      async_step<kNarrow, 2>("128 x 128, cp.async, 2 stages", "sgemm_async<2, 0, 128>"),
-      async_step<kNarrow, 3>("128 x 128, cp.async, 3 stages", "sgemm_async<3, 0, 128>"),
-      async_step<kNarrow, 4>("128 x 128, cp.async, 4 stages", "sgemm_async<4, 0, 128>"),
-      async_step<kWide, 2>("128 x 256, cp.async, 2 stages", "sgemm_async<2, 0, 256>"),
-      async_step<kWide, 3>("128 x 256, cp.async, 3 stages", "sgemm_async<3, 0, 256>"),
+      async_step<kNarrow, 2>("128 x 128, cp.async, 2 stages", "sgemm_async<2, 0, 128, 0>"),
+      async_step<kNarrow, 3>("128 x 128, cp.async, 3 stages", "sgemm_async<3, 0, 128, 0>"),
+      async_step<kNarrow, 4>("128 x 128, cp.async, 4 stages", "sgemm_async<4, 0, 128, 0>"),
+      async_step<kWide, 2>("128 x 256, cp.async, 2 stages", "sgemm_async<2, 0, 256, 0>"),
+      async_step<kWide, 3>("128 x 256, cp.async, 3 stages", "sgemm_async<3, 0, 256, 0>"),
+      async_step<kNarrow, 3, true>("128 x 128, cp.async spread, 3 stages",
+                                   "sgemm_async<3, 0, 128, 1>"),
+      async_step<kWide, 2, true>("128 x 256, cp.async spread, 2 stages",
+                                 "sgemm_async<2, 0, 256, 1>"),
+      async_step<kWide, 3, true>("128 x 256, cp.async spread, 3 stages",
+                                 "sgemm_async<3, 0, 256, 1>"),
   };
 }
 
 const ChapterInfo kChapter{"09_sgemm_cublas",
                            "SGEMM towards cuBLAS: vector loads, double buffers, warp tiles",
-                           "warp_tiled"};
+                           "copies_spread"};
 
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();

@@ -276,6 +276,49 @@ __global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
 }
 //! [sgemm_tiles]
 
+//! [step_fragments]
+/// What a thread reads from the tiles for one step along K: its 8 values of A's column (two
+/// runs of 4) and its 8 or 16 values of B's row.
+template <int kTileN>
+struct StepFragments {
+  float4 a[2];
+  float4 b[Fragments<kTileN>::kColRuns];
+};
+
+/// Reads this thread's fragments of step @p p from the tiles: 16-byte shared loads.
+template <int kDepth, int kTileN>
+__device__ inline void load_step(StepFragments<kTileN>& to,
+                                 const float (&a_tile)[kDepth][kATileStride],
+                                 const float (&b_tile)[kDepth][kTileN], int p,
+                                 const Fragments<kTileN>& mine) {
+  to.a[0] = load_run(&a_tile[p][mine.rows[0]]);
+  to.a[1] = load_run(&a_tile[p][mine.rows[1]]);
+#pragma unroll
+  for (int r = 0; r < Fragments<kTileN>::kColRuns; ++r)
+    to.b[r] = load_run(&b_tile[p][mine.cols[r]]);
+}
+
+/// @p acc += the outer product of one step's fragments: 8 x 8 or 8 x 16 FMAs.
+template <int kTileN>
+__device__ inline void multiply_step(const StepFragments<kTileN>& f,
+                                     float (&acc)[kRowsPerThread][kColsPerThread<kTileN>]) {
+  constexpr int kCols = kColsPerThread<kTileN>;
+  const float a_frag[kRowsPerThread] = {f.a[0].x, f.a[0].y, f.a[0].z, f.a[0].w,
+                                        f.a[1].x, f.a[1].y, f.a[1].z, f.a[1].w};
+  float b_frag[kCols];
+#pragma unroll
+  for (int r = 0; r < kCols / 4; ++r) {
+    b_frag[4 * r] = f.b[r].x, b_frag[4 * r + 1] = f.b[r].y;
+    b_frag[4 * r + 2] = f.b[r].z, b_frag[4 * r + 3] = f.b[r].w;
+  }
+#pragma unroll
+  for (int i = 0; i < kRowsPerThread; ++i) {
+#pragma unroll
+    for (int j = 0; j < kCols; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+  }
+}
+//! [step_fragments]
+
 //! [copy_async]
 /// Starts copying one float of a row-major matrix, (@p row, @p col), into shared memory at
 /// @p to, without passing through registers (cp.async on compute capability 8.0 and newer, a
@@ -299,6 +342,97 @@ __device__ inline void copy_four_async(float* to, const float* __restrict__ matr
     for (int i = 0; i < 4; ++i) copy_one_async<true>(to + i, matrix, rows, columns, row, col + i);
   }
 }
+
+/// Steps along K of the kernels with asynchronous copies.
+constexpr int kAsyncDepth = 8;
+
+/**
+ * @brief One thread's asynchronous copies of the tiles of A (transposed) and B, step after
+ *        step along K: each thread 4 single floats of A and kTileN / 128 float4 of B a step.
+ *
+ * Where each copy comes from and goes to is worked out once, here; a step then only moves the
+ * sources on, kAsyncDepth columns of A and kAsyncDepth rows of B. (Worked out afresh from row
+ * and column at every step, the addresses of 5 copies took about 90 integer instructions a
+ * step in the narrow kernel, against 512 FMAs: ptxas, sm_90.) With kGuarded, copies that
+ * reach outside a matrix are guarded one by one and write zeros instead.
+ */
+template <bool kGuarded, int kTileN>
+class TileCopier {
+ public:
+  static constexpr int kDepth = kAsyncDepth;
+  static constexpr int kACopies = kTileM * kDepth / kThreads;      ///< single floats of A
+  static constexpr int kARowsApart = kThreads / kDepth;            ///< between them: 32 rows
+  static constexpr int kBCopies = kDepth * kTileN / 4 / kThreads;  ///< float4 of B: 1 or 2
+  static constexpr int kBRowsApart = kThreads / (kTileN / 4);      ///< between them: 8 or 4
+  static constexpr int kCopies = kACopies + kBCopies;              ///< A's first, then B's
+  static_assert(kCopies <= kDepth, "sgemm_async<kSpread> starts one copy per product of a step");
+
+  /// The copies of the block's tiles at (@p row0, @p col0) of C, starting at K = 0.
+  __device__ TileCopier(const float* __restrict__ a, const float* __restrict__ b, int64_t m,
+                        int64_t n, int64_t k, int64_t row0, int64_t col0)
+      : a_(a),
+        b_(b),
+        m_(m),
+        n_(n),
+        k_(k),
+        // A warp copies 4 rows x 8 floats: 32-byte pieces of 4 rows of A, written to 32
+        // different banks of the transposed tile (bank 4 p + row, mod 32).
+        a_r_(threadIdx.x / kDepth),
+        a_p_(threadIdx.x % kDepth),
+        b_p_(threadIdx.x / (kTileN / 4)),
+        b_c_(4 * (threadIdx.x % (kTileN / 4))),
+        a_row_(row0 + a_r_),
+        b_col_(col0 + b_c_),
+        a_from_(a + a_row_ * k + a_p_),
+        b_from_(b + b_p_ * n + b_col_) {}
+
+  /// Starts copy @p j (0 <= j < kCopies) of the next step along K into one stage's tiles.
+  __device__ void copy(int j, float (&a_tile)[kDepth][kATileStride],
+                       float (&b_tile)[kDepth][kTileN]) const {
+    if (j < kACopies) {
+      float* to = &a_tile[a_p_][a_r_ + j * kARowsApart];
+      if constexpr (kGuarded) {
+        copy_one_async<true>(to, a_, m_, k_, a_row_ + j * kARowsApart, k0_ + a_p_);
+      } else {
+        __pipeline_memcpy_async(to, a_from_ + j * kARowsApart * k_, sizeof(float));
+      }
+    } else {
+      const int i = j - kACopies;
+      float* to = &b_tile[b_p_ + i * kBRowsApart][b_c_];
+      if constexpr (kGuarded) {
+        copy_four_async<true>(to, b_, k_, n_, k0_ + b_p_ + i * kBRowsApart, b_col_);
+      } else {
+        __pipeline_memcpy_async(to, b_from_ + i * kBRowsApart * n_, 4 * sizeof(float));
+      }
+    }
+  }
+
+  /// Moves on to the next step along K, once its copies are started.
+  __device__ void advance() {
+    k0_ += kDepth;
+    a_from_ += kDepth;
+    b_from_ += kDepth * n_;
+  }
+
+  /// Starts every copy of the next step along K into one stage's tiles, and moves on a step.
+  /// @pre called once per step, in order along K.
+  __device__ void copy_next(float (&a_tile)[kDepth][kATileStride],
+                            float (&b_tile)[kDepth][kTileN]) {
+#pragma unroll
+    for (int j = 0; j < kCopies; ++j) copy(j, a_tile, b_tile);
+    advance();
+  }
+
+ private:
+  const float* a_;
+  const float* b_;
+  int64_t m_, n_, k_;
+  int a_r_, a_p_, b_p_, b_c_;  ///< where this thread's copies go in the tiles
+  int64_t a_row_, b_col_;      ///< the first row of A and the column of B they come from
+  const float* a_from_;        ///< this thread's first float of A of the next step
+  const float* b_from_;        ///< and of B
+  int64_t k0_ = 0;             ///< the next step's first column of A, row of B
+};
 //! [copy_async]
 
 //! [sgemm_async]
@@ -316,16 +450,18 @@ __device__ inline void copy_four_async(float* to, const float* __restrict__ matr
  * time, so that it can still be stored transposed (a_tile[p][row], read 16 bytes at a time);
  * B 16 bytes at a time. One barrier a step: after it, every thread's copies of step s are in
  * shared memory, and every thread is done reading the buffer that is refilled next.
+ *
+ * kSpread = false starts all of a step's copies (6 a thread in the wide tile) together before
+ * the multiply; kSpread = true starts one before each of the step's first products, between
+ * its shared loads and FMAs, so that they do not queue up at once (the page measures both).
  * Steps of 8 along K; any M, N, K with kGuarded, whole tiles only (whole_tiles()) without.
  * @pre launched with kThreads threads, one block per tile of C (tile_of_block()).
  */
-template <int kStages, bool kGuarded = true, int kTileN = kNarrow>
+template <int kStages, bool kGuarded = true, int kTileN = kNarrow, bool kSpread = false>
 __global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
     sgemm_async(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                 int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
-  constexpr int kDepth = 8;
-  constexpr int kACopies = kTileM * kDepth / kThreads;      // single floats of A per thread
-  constexpr int kBCopies = kDepth * kTileN / 4 / kThreads;  // float4 of B per thread
+  constexpr int kDepth = kAsyncDepth;
   static_assert(kStages >= 2, "a stage to multiply and at least one in flight");
   const BlockClock started = tutorial::block_clock_start();
   __shared__ __align__(16) float a_tile[kStages][kDepth][kATileStride];  // transposed: [p][row]
@@ -333,37 +469,38 @@ __global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
   const tutorial::TilePosition tile =
       tutorial::tile_of_block(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
   const int64_t row0 = tile.row * kTileM, col0 = tile.col * kTileN;
-
-  const auto copy_tiles = [&](int stage, int64_t k0) {
-#pragma unroll
-    for (int i = 0; i < kACopies; ++i) {
-      // A warp copies 4 rows x 8 floats: 32-byte pieces of 4 rows of A, written to 32
-      // different banks of the transposed tile (bank 4 p + row, mod 32).
-      const int e = threadIdx.x + i * kThreads, r = e / kDepth, p = e % kDepth;
-      copy_one_async<kGuarded>(&a_tile[stage][p][r], a, m, k, row0 + r, k0 + p);
-    }
-#pragma unroll
-    for (int i = 0; i < kBCopies; ++i) {
-      const int f = threadIdx.x + i * kThreads, p = f / (kTileN / 4), col = 4 * (f % (kTileN / 4));
-      copy_four_async<kGuarded>(&b_tile[stage][p][col], b, k, n, k0 + p, col0 + col);
-    }
-  };
+  TileCopier<kGuarded, kTileN> copies(a, b, m, n, k, row0, col0);
 
   const Fragments<kTileN> mine = thread_fragments<Arrangement::kWarpTiles, kTileN>(threadIdx.x);
   float acc[kRowsPerThread][kColsPerThread<kTileN>] = {};
   const int64_t steps = ceil_div(k, kDepth);
   for (int s = 0; s < kStages - 1; ++s) {  // the first kStages - 1 steps in flight
-    if (s < steps) copy_tiles(s, s * kDepth);
+    if (s < steps) copies.copy_next(a_tile[s], b_tile[s]);
     __pipeline_commit();  // a group per step, empty or not: the waits below count groups
   }
+  // The buffer step s reads and the one its copies refill, counted round rather than
+  // computed as s % kStages: a 64-bit remainder by 3 takes about 30 instructions a step.
+  int stage = 0, refill = kStages - 1;
   for (int64_t s = 0; s < steps; ++s) {
     __pipeline_wait_prior(kStages - 2);  // this thread's copies of step s have landed
     __syncthreads();  // everyone's have; everyone is done with step s - 1's buffer
-    const int64_t ahead = s + kStages - 1;
-    if (ahead < steps) copy_tiles(int(ahead % kStages), ahead * kDepth);
+    const bool more = s + kStages - 1 < steps;
+    if constexpr (kSpread) {
+#pragma unroll
+      for (int p = 0; p < kDepth; ++p) {
+        StepFragments<kTileN> step;
+        load_step(step, a_tile[stage], b_tile[stage], p, mine);
+        if (more && p < copies.kCopies) copies.copy(p, a_tile[refill], b_tile[refill]);
+        multiply_step(step, acc);
+      }
+      if (more) copies.advance();
+    } else {
+      if (more) copies.copy_next(a_tile[refill], b_tile[refill]);
+      multiply_tiles(a_tile[stage], b_tile[stage], mine, acc);
+    }
     __pipeline_commit();
-    const int stage = int(s % kStages);
-    multiply_tiles(a_tile[stage], b_tile[stage], mine, acc);
+    stage = stage + 1 == kStages ? 0 : stage + 1;
+    refill = refill + 1 == kStages ? 0 : refill + 1;
   }
   store_fragment<kGuarded>(c, m, n, row0, col0, mine, acc);
   tutorial::block_clock_stop(slots, started);
