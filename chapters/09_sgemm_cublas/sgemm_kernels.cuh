@@ -351,10 +351,10 @@ constexpr int kAsyncDepth = 8;
  *        step along K: each thread 4 single floats of A and kTileN / 128 float4 of B a step.
  *
  * Where each copy comes from and goes to is worked out once, here; a step then only moves the
- * sources on, kAsyncDepth columns of A and kAsyncDepth rows of B. (Worked out afresh from row
- * and column at every step, the addresses of 5 copies took about 90 integer instructions a
- * step in the narrow kernel, against 512 FMAs: ptxas, sm_90.) With kGuarded, copies that
- * reach outside a matrix are guarded one by one and write zeros instead.
+ * sources on, kAsyncDepth columns of A and kAsyncDepth rows of B. Worked out afresh from row
+ * and column at every step, the addresses take integer instructions, and every one takes an
+ * issue slot an FMA could have had (the page counts them). With kGuarded, copies that reach
+ * outside a matrix are guarded one by one and write zeros instead.
  */
 template <bool kGuarded, int kTileN>
 class TileCopier {
@@ -479,7 +479,7 @@ __global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
     __pipeline_commit();  // a group per step, empty or not: the waits below count groups
   }
   // The buffer step s reads and the one its copies refill, counted round rather than
-  // computed as s % kStages: a 64-bit remainder by 3 takes about 30 instructions a step.
+  // computed as s % kStages: a 64-bit remainder by 3 is about a dozen instructions.
   int stage = 0, refill = kStages - 1;
   for (int64_t s = 0; s < steps; ++s) {
     __pipeline_wait_prior(kStages - 2);  // this thread's copies of step s have landed
