@@ -7,8 +7,9 @@
  * Shows: 16-byte loads from global memory and 16-byte stores of C; two shared-memory buffers,
  * so that one barrier per step along K is enough; warp tiles, so that a warp reads fewer
  * values of A and B from shared memory per FMA; a deeper step along K; wider tiles (8 x 16 a
- * thread); asynchronous copies (cp.async) with several steps in flight. --tune times a small
- * space of tile shapes on your GPU instead and names the fastest.
+ * thread); asynchronous copies (cp.async) with several steps in flight, started together or
+ * spread over the step. --tune times a small space of tile shapes on your GPU instead and
+ * names the fastest.
  * Leaves out: tensor cores (chapter 10).
  */
 #include <cstdint>
@@ -119,7 +120,7 @@ std::vector<SgemmStep> tuning_space() {
 }
 
 const ChapterInfo kChapter{"09_sgemm_cublas",
-                           "SGEMM towards cuBLAS: vector loads, double buffers, warp tiles",
+                           "SGEMM towards cuBLAS: vector loads, warp tiles, asynchronous copies",
                            "copies_spread"};
 
 Report run_lesson(const Options& opt) {

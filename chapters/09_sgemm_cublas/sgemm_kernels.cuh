@@ -2,7 +2,8 @@
  * @file chapters/09_sgemm_cublas/sgemm_kernels.cuh
  * @brief The steps of chapter 09 from chapter 07's register tiles towards cublasSgemm: 16-byte
  *        loads and stores, two shared-memory buffers (one barrier per step along K), warp
- *        tiles, wider tiles (8 x 16 a thread) and asynchronous copies (cp.async).
+ *        tiles, wider tiles (8 x 16 a thread) and asynchronous copies (cp.async), started
+ *        together or spread over the step.
  *
  * Storage: every matrix is row-major (tutorial/matmul.cuh). Every kernel handles any M, N, K:
  * a 16-byte access is used where its 4 floats are inside the matrix and 16-byte aligned (the
