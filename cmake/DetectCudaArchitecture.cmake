@@ -1,8 +1,25 @@
 # Chooses CMAKE_CUDA_ARCHITECTURES when the user did not.
 #   - a GPU is visible to nvidia-smi: build for exactly that GPU (fastest build, best code);
-#   - no GPU (a CI machine, a laptop): a short list from Turing (7.5) to Hopper (9.0), with
-#     PTX for the newest so that newer GPUs can still JIT-compile it.
+#   - a GPU newer than the toolkit, or TUTORIAL_PORTABLE_BUILD=ON (binaries to hand to other
+#     machines): the portable list, machine code from Turing (7.5) to Hopper (9.0) and PTX for
+#     the newest, which the driver compiles for newer GPUs when a program starts;
+#   - no GPU (a CI machine, a laptop): a compile check, not a build to run. Machine code for
+#     the newest architecture (sm_90, and sm_90a for chapter 10's Hopper steps) and PTX for the
+#     oldest (compute_75): every code path the architectures select, from the Turing fallbacks
+#     to the Hopper instructions, goes through the compiler, at half the cost of the portable
+#     list (each architecture is one more pass of the device compiler over every .cu file).
+option(TUTORIAL_PORTABLE_BUILD
+       "Build the portable list of architectures (75-real;80-real;90) whatever GPU is here" OFF)
+set(TUTORIAL_PORTABLE_ARCHITECTURES "75-real;80-real;90")
+set(TUTORIAL_CHECK_ARCHITECTURES "75-virtual;90-real")
 if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})
+  return()
+endif()
+if(TUTORIAL_PORTABLE_BUILD)
+  set(CMAKE_CUDA_ARCHITECTURES "${TUTORIAL_PORTABLE_ARCHITECTURES}"
+      CACHE STRING "CUDA architectures (portable)")
+  message(STATUS "CUDA architecture: the portable list ${CMAKE_CUDA_ARCHITECTURES} "
+                 "(TUTORIAL_PORTABLE_BUILD)")
   return()
 endif()
 
@@ -33,8 +50,9 @@ if(TUTORIAL_NVIDIA_SMI)
       if(_list_rc EQUAL 0 AND NOT _supported MATCHES "compute_${_arch}")
         message(WARNING "nvcc cannot build for the detected sm_${_arch}; building the portable "
                         "list (with PTX for newer GPUs) instead")
-        set(_archs "")
-        break()
+        set(CMAKE_CUDA_ARCHITECTURES "${TUTORIAL_PORTABLE_ARCHITECTURES}"
+            CACHE STRING "CUDA architectures (portable)")
+        return()
       endif()
     endforeach()
   endif()
@@ -45,6 +63,8 @@ if(TUTORIAL_NVIDIA_SMI)
   endif()
 endif()
 
-set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;90" CACHE STRING "CUDA architectures (portable)")
-message(STATUS "CUDA architecture: no GPU to target, building the portable list "
-               "${CMAKE_CUDA_ARCHITECTURES}")
+set(CMAKE_CUDA_ARCHITECTURES "${TUTORIAL_CHECK_ARCHITECTURES}"
+    CACHE STRING "CUDA architectures (no GPU: a compile check)")
+message(STATUS "CUDA architecture: no GPU to target, compiling for the newest and the oldest "
+               "(${CMAKE_CUDA_ARCHITECTURES}); -DTUTORIAL_PORTABLE_BUILD=ON builds binaries "
+               "for every GPU from 7.5")

@@ -131,23 +131,51 @@ function(tutorial_add_exercise id file)
   endif()
 endfunction()
 
-# tutorial_add_checker(<target> <checker> <learner_file> <gpu|cpu> <libs>)
+# tutorial_add_checker(<target> <checker> <learner_file> <gpu|cpu> <libs> [EXCLUDE_FROM_ALL])
 # One checker program: the checker's source, the file it grades, the exercise directory's
-# header (exercise.hpp/.cuh) on the include path, its path as TUTORIAL_LEARNER_FILE, and -lineinfo so that compute-sanitizer's
-# reports name the learner's lines.
+# header (exercise.hpp/.cuh) on the include path, and -lineinfo so that compute-sanitizer's
+# reports name the learner's lines. The checker's source is compiled once per exercise (an
+# object library) and linked into every program that grades a file of that exercise: the
+# learner's, the solution, the known-wrong answers. Only a checker that names
+# TUTORIAL_LEARNER_FILE (the graded file's path, for checks that read or include it, such as
+# exercise 1.1's ban on wide types) is compiled again for each file it grades.
 function(tutorial_add_checker target checker learner_file kind libs)
+  cmake_parse_arguments(ARG "EXCLUDE_FROM_ALL" "" "" ${ARGN})
   get_filename_component(exercise_dir ${checker} DIRECTORY)
-  add_executable(${target} ${checker} ${learner_file})
-  target_include_directories(${target} PRIVATE ${exercise_dir})
-  # Where the graded file is, for checks that read it (e.g. exercise 1.1's ban on wide types).
+  file(READ ${checker} checker_text)
+  string(FIND "${checker_text}" "TUTORIAL_LEARNER_FILE" reads_learner_file)
+  if(reads_learner_file EQUAL -1)
+    get_filename_component(dir_name ${exercise_dir} NAME)
+    get_filename_component(stem ${checker} NAME_WE)
+    set(objects checker_objects.${dir_name}.${stem})
+    if(NOT TARGET ${objects})
+      add_library(${objects} OBJECT ${checker})
+      tutorial_checker_settings(${objects} ${exercise_dir} ${kind} "${libs}")
+    endif()
+    set(sources ${learner_file} $<TARGET_OBJECTS:${objects}>)
+  else()
+    set(sources ${checker} ${learner_file})
+  endif()
+  if(ARG_EXCLUDE_FROM_ALL)
+    add_executable(${target} EXCLUDE_FROM_ALL ${sources})
+  else()
+    add_executable(${target} ${sources})
+  endif()
+  tutorial_checker_settings(${target} ${exercise_dir} ${kind} "${libs}")
+  # Where the graded file is, for the checkers that read it.
   target_compile_definitions(${target} PRIVATE TUTORIAL_LEARNER_FILE="${learner_file}")
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${TUTORIAL_BIN_DIR})
+endfunction()
+
+# What the checker's objects and the checker program are compiled and linked with.
+function(tutorial_checker_settings target exercise_dir kind libs)
+  target_include_directories(${target} PRIVATE ${exercise_dir})
   if(kind STREQUAL "cpu")
     target_link_libraries(${target} PRIVATE tutorial::host ${libs})
   else()
     target_link_libraries(${target} PRIVATE tutorial::cuda ${libs})
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   endif()
-  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${TUTORIAL_BIN_DIR})
 endfunction()
 
 # tutorial_add_numbered_subdirectories(): adds every NN_name directory below the current one

@@ -175,7 +175,8 @@ if want checkers && [ -n "$only" ]; then  # the boards of those chapters alone
 fi
 if want checkers; then  # every checker the boards grade, built in parallel first (the grader
   # builds each one again before it runs it, which is then a check that nothing is stale)
-  checkers=$(sed -nE 's/^\.\.\. ((ex|sol|wrong)[0-9][^ ]*_check).*/\1/p' <<<"$targets_help")
+  # (the help's lines: "... sol9.1_check" from Make, "sol9.1_check: phony" from Ninja)
+  checkers=$(sed -nE 's/^(\.\.\. )?((ex|sol|wrong)[0-9][^ :]*_check)(:.*)?$/\2/p' <<<"$targets_help")
   if [ -n "$only" ]; then
     checkers=$(grep -E "^(ex|sol|wrong)($(tr ' ' '|' <<<"$only" | sed -E 's/(^|\|)0/\1/g'))\." <<<"$checkers")
   fi
