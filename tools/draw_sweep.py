@@ -2,7 +2,8 @@
 """Draws chapter 11's sweep: `ch11_multi_gpu --sweep --json` times each all-reduce at every
 size, in rows named "<method> @ <bytes> B". Two charts in one SVG, one line per method: the
 time per operation (latency: the small sizes) and the bus bandwidth (the large sizes), both
-against the size, on logarithmic axes.
+against the size, on logarithmic axes; under them, how the times were taken (the report's note
+that starts with "timing:").
 
     build/bin/ch11_multi_gpu --sweep --json > sweep.json
     python3 tools/draw_sweep.py sweep.json --out docs/images/11_sweep.svg
@@ -19,6 +20,8 @@ from xml.sax.saxutils import escape
 
 ROW_NAME = re.compile(r"^(?P<method>.+) @ (?P<bytes>\d+) B$")
 WIDTH, HEIGHT = 520, 340           # one chart
+FOOTER = 22                        # the line that says how the times were taken
+TIMING = "timing:"
 LEFT, RIGHT, TOP, BOTTOM = 70, 20, 36, 48
 COLORS = ["#2f6db5", "#d23f31", "#4caf50", "#e8762d", "#8e44ad", "#555555"]
 
@@ -86,14 +89,24 @@ def chart(x0, title, y_title, lines, value):
     return parts
 
 
+def timing(report):
+    """The report's note on how its rows were timed, or a line saying it has none."""
+    for note in report.get("notes", []):
+        if note.startswith(TIMING):
+            return note
+    return f"{TIMING} not stated in the report"
+
+
 def draw(report):
     lines = series(report)
     if not lines:
         raise ValueError("no row named '<method> @ <bytes> B': was the chapter run with --sweep?")
     parts = chart(0, "time per all-reduce", "microseconds", lines, lambda p: p[1] * 1e3)
     parts += chart(WIDTH, "bus bandwidth", "GB/s", lines, lambda p: p[2])
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * WIDTH}" height="{HEIGHT}">'
-            f'<rect width="100%" height="100%" fill="#fff"/>' + "".join(parts) + "</svg>\n")
+    parts.append(text(WIDTH, HEIGHT + FOOTER - 8, timing(report), 10))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * WIDTH}" '
+            f'height="{HEIGHT + FOOTER}"><rect width="100%" height="100%" fill="#fff"/>'
+            + "".join(parts) + "</svg>\n")
 
 
 def main():

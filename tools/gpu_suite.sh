@@ -223,16 +223,25 @@ for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9]*_check; do
   for tool in "${tools[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.2; done
     log="$out/sanitizer_${name}_$tool.log"
+    # Under initcheck a launch returned only once its kernel had ended (seen on two H100s,
+    # 2026-11-25): kernels that wait for another GPU's kernel (chapter 11's handshakes, its
+    # timing gate) then wait for one never launched. initcheck looks at one GPU's memory at a
+    # time anyway: every program runs under it on one GPU.
+    one_gpu=()
+    if [ "$tool" = initcheck ]; then
+      visible=${CUDA_VISIBLE_DEVICES:-0}
+      one_gpu=(env "CUDA_VISIBLE_DEVICES=${visible%%,*}")  # the first GPU this suite may use
+    fi
     # shellcheck disable=SC2086
-    ( timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 99 "${api[@]}" "$exe" $args >"$log" 2>&1
+    ( timeout 600 "${one_gpu[@]}" compute-sanitizer --tool "$tool" --error-exitcode 99 "${api[@]}" "$exe" $args >"$log" 2>&1
       rc=$?
       if [ "$rc" -eq 0 ] && [ -n "$explain" ]; then
-        timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 99 "${api[@]}" "$exe" --explain >>"$log" 2>&1
+        timeout 600 "${one_gpu[@]}" compute-sanitizer --tool "$tool" --error-exitcode 99 "${api[@]}" "$exe" --explain >>"$log" 2>&1
         rc=$?
       fi
       if [ "$rc" -eq 0 ] && [ -n "$tune" ]; then
         # shellcheck disable=SC2086
-        timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 99 "${api[@]}" "$exe" $args --tune >>"$log" 2>&1
+        timeout 600 "${one_gpu[@]}" compute-sanitizer --tool "$tool" --error-exitcode 99 "${api[@]}" "$exe" $args --tune >>"$log" 2>&1
         rc=$?
       fi
       echo $rc >"$log.rc" ) &

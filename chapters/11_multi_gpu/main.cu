@@ -4,11 +4,12 @@
  *        between GPUs three ways, an all-reduce by hand (one-shot and two-shot) and NCCL's,
  *        each checked exactly on every GPU.
  *
- * The input: n int32 on every GPU (each its own seed); the all-reduce leaves their element-wise
- * sum on every GPU. Times are per operation, from the host's clock (events cannot be compared
- * across GPUs), nccl-tests' way: a batch of operations back to back per sample.
- * Shows: peer access, cudaMemcpyPeerAsync, kernels that read another GPU's memory, ordering
- * GPUs with events, algorithm and bus bandwidth, ncclAllReduce and ncclReduce.
+ * The input: n int32 on every GPU (each its own seed), rewritten before every call by a
+ * producer kernel; the all-reduce leaves their element-wise sum on every GPU. Times are per
+ * call, taken on the GPUs: events around calls that every GPU starts at once from a gate.
+ * Shows: peer access, copies between GPUs, kernels that read another GPU's memory, a handshake
+ * between GPUs through flags in each other's memory, algorithm and bus bandwidth, ncclAllReduce
+ * and ncclReduce.
  * With --ranks: one process per GPU (ncclCommInitRank), the shape that scales to many hosts.
  */
 #include <algorithm>
@@ -20,6 +21,8 @@
 
 #include "all_reduce.cuh"
 #include "gpus.cuh"
+#include "producer.cuh"
+#include "rank_place.hpp"
 #include "tutorial/chapter_main.hpp"
 #include "tutorial/device_buffer.cuh"
 #include "tutorial/gpu_report.cuh"
@@ -35,26 +38,46 @@ using namespace chapter11;
 const ChapterInfo kChapter{
     "11_multi_gpu", "several GPUs: peer copies, an all-reduce by hand and with NCCL", "two_shot"};
 
-/// Every GPU's queue, input and output, and the sum every output must hold.
+/// Calls of a collective (or copies) per timed sample: enough that a sample moves about 64 MiB,
+/// from 2 to 50. At least 2, so that each call has other inputs than the call before; at most
+/// 50, so that the host can enqueue them all while the GPUs wait at the gate.
+int calls_for(int64_t bytes) {
+  return int(std::clamp<int64_t>((int64_t{64} << 20) / std::max<int64_t>(bytes, 1), 2, 50));
+}
+
+/**
+ * @brief Every GPU's queue, the buffers of its collectives, and the sum every output must
+ *        hold. GPU g's input of call c is its own random numbers (its source) plus c, written
+ *        by the producer before the call; the sum of call c is sum[i] + GPUs x c.
+ */
 class Cluster {
  public:
   Cluster(int count, int64_t n, uint64_t seed) : n_(n) {
     for (int g = 0; g < count; ++g) {  // device memory first: a size that cannot fit says so
       DeviceScope scope(g);
       queues_.push_back(std::make_unique<DeviceQueue>(g));
+      sources_.emplace_back(n);
+      sums_.emplace_back(n);
       ins_.emplace_back(n);
       outs_.emplace_back(n);
+      wrong_.emplace_back(2);  // [0] counted; [1] thrown away (the producer timed alone)
       int sms = 0;
       CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g));
       blocks_.push_back(4 * sms);  // enough to keep every SM's loads in flight
     }
-    expected_.assign(size_t(n), 0);
+    sum_.assign(size_t(n), 0);
     for (int g = 0; g < count; ++g) {
       const std::vector<int32_t> input = reduction_input(n, seed + uint64_t(g));
-      for (int64_t i = 0; i < n; ++i) expected_[size_t(i)] += input[size_t(i)];
+      for (int64_t i = 0; i < n; ++i) sum_[size_t(i)] += input[size_t(i)];
       DeviceScope scope(g);
-      ins_[size_t(g)].copy_from(input);
-      // The upload ran on the legacy default stream, which the queues' non-blocking streams
+      sources_[size_t(g)].copy_from(input);
+      ins_[size_t(g)].copy_from(input);  // call 0's input: what the copies copy
+    }
+    for (int g = 0; g < count; ++g) {
+      DeviceScope scope(g);
+      sums_[size_t(g)].copy_from(sum_);
+      CUDA_CHECK(cudaMemset(wrong_[size_t(g)].data(), 0, wrong_[size_t(g)].bytes()));
+      // The uploads ran on the legacy default stream, which the queues' non-blocking streams
       // do not wait for.
       CUDA_CHECK(cudaDeviceSynchronize());
     }
@@ -76,7 +99,41 @@ class Cluster {
     for (const auto& b : outs_) p.push_back(b.data());
     return p;
   }
-  const std::vector<int>& blocks() const { return blocks_; }
+  /// Blocks for a kernel over @p elements ints on GPU @p g: one per 256, at most about 4 an SM.
+  int blocks_for(int64_t elements, int g) const {
+    return int(
+        std::clamp<int64_t>((elements + kCopyThreads - 1) / kCopyThreads, 1, blocks_[size_t(g)]));
+  }
+
+  /**
+   * @brief Enqueues on every GPU the producer of call @p call over the first @p elements
+   *        (produce_input): it writes the call's input, and checks the outputs of the first
+   *        @p checked GPUs against the sum of call @p previous, counting the wrong elements
+   *        (or throwing the count away, with @p discard).
+   */
+  void produce(int64_t elements, int call, int previous, int checked, bool discard) {
+    for (int g = 0; g < count(); ++g) {
+      DeviceScope scope(g);
+      const size_t at = size_t(g);
+      produce_input<<<blocks_for(elements, g), kCopyThreads, 0, queues_[at]->stream()>>>(
+          sources_[at].data(), sums_[at].data(), outs_[at].data(), ins_[at].data(), elements, call,
+          previous, count(), g < checked, wrong_[at].data() + (discard ? 1 : 0));
+      CUDA_CHECK(cudaGetLastError());
+    }
+  }
+  /// Sets every GPU's count of wrong sums to 0.
+  void forget_wrong_sums() {
+    for (int g = 0; g < count(); ++g) {
+      DeviceScope scope(g);
+      CUDA_CHECK(cudaMemset(wrong_[size_t(g)].data(), 0, sizeof(unsigned long long)));
+    }
+  }
+  /// The wrong sums GPU @p g's producers have counted since forget_wrong_sums().
+  unsigned long long wrong_sums(int g) const {
+    unsigned long long wrong = 0;
+    CUDA_CHECK(cudaMemcpy(&wrong, wrong_[size_t(g)].data(), sizeof wrong, cudaMemcpyDeviceToHost));
+    return wrong;
+  }
 
   /// Every output set to 0x7F7F7F7F, a value no sum of these inputs can take, and finished
   /// before the queues' streams (non-blocking: they do not wait for the default stream) run.
@@ -87,9 +144,11 @@ class Cluster {
       CUDA_CHECK(cudaDeviceSynchronize());
     }
   }
-  /// The first @p elements of GPU @p g's output against the sum, every one exactly.
-  Check check_sum(const std::string& what, int g, int64_t elements) const {
-    const std::vector<int32_t> want(expected_.begin(), expected_.begin() + elements);
+  /// The first @p elements of GPU @p g's output against the sum of call @p call, every one
+  /// exactly.
+  Check check_sum(const std::string& what, int g, int64_t elements, int call) const {
+    std::vector<int32_t> want(sum_.begin(), sum_.begin() + elements);
+    for (int32_t& w : want) w += count() * call;
     return check_elements(
         what + ", GPU " + std::to_string(g), first(outs_[size_t(g)], elements), want,
         [](size_t) { return 0.0; }, "exact");
@@ -120,16 +179,12 @@ class Cluster {
   }
 
   int64_t n_;
-  std::vector<int32_t> expected_;
+  std::vector<int32_t> sum_;  ///< the sum of call 0: every GPU's source, added
   std::vector<std::unique_ptr<DeviceQueue>> queues_;
-  std::vector<DeviceBuffer<int32_t>> ins_, outs_;
+  std::vector<DeviceBuffer<int32_t>> sources_, sums_, ins_, outs_;
+  std::vector<DeviceBuffer<unsigned long long>> wrong_;
   std::vector<int> blocks_;
 };
-
-/// Operations per timed sample: enough that one sample moves about 64 MiB, at most 100.
-int batch_for(int64_t bytes) {
-  return int(std::clamp<int64_t>((int64_t{64} << 20) / std::max<int64_t>(bytes, 1), 1, 100));
-}
 
 /// Bus bandwidth over algorithm bandwidth for an all-reduce over @p count GPUs: each GPU must
 /// send and receive 2 (count - 1) / count of the data (nccl-tests' busbw); 1 for one GPU, where
@@ -149,23 +204,51 @@ struct Collective {
   std::function<void(int64_t)> run;
 };
 
-/// Checks @p c at @p elements on poisoned outputs, then times it into a row named @p name.
+//! [check_and_time]
+/**
+ * @brief Checks and times @p c at @p elements into a row named @p name, as a program would run
+ *        it: on every GPU, each call follows the producer of its inputs, back to back, with no
+ *        host in between (time_on_gpus).
+ *
+ * The outputs are poisoned first. Each call's producer checks the sum the call before left on
+ * every GPU that gets one; after the last call the host checks every element of those GPUs'
+ * outputs. A call's time is that of producer and collective together, less the producer's
+ * own, timed alone the same way.
+ */
 void check_and_time(Report& report, Cluster& cluster, int reps, const Collective& c,
                     const std::string& name, int64_t elements) {
-  cluster.run_and_check(
-      report, [&] { c.run(elements); },
-      [&](std::vector<Check>& checks) {
-        for (int g = 0; g < c.gpus_with_sum; ++g)
-          checks.push_back(cluster.check_sum(name, g, elements));
-      });
   const int64_t bytes = elements * int64_t(sizeof(int32_t));
+  const int calls = calls_for(bytes);
+  const auto previous = [calls](int k) { return (k + calls - 1) % calls; };
+  // One call first: it leaves the sum of call calls - 1, which the next call's producer checks.
+  cluster.poison_outputs();
+  cluster.produce(elements, calls - 1, 0, 0, false);
+  c.run(elements);
+  synchronize_all(cluster.queues());
+  cluster.forget_wrong_sums();
+  const Summary with_producer = time_on_gpus(reps, cluster.queues(), calls, [&](int k) {
+    cluster.produce(elements, k, previous(k), c.gpus_with_sum, false);
+    c.run(elements);
+  });
+  const Summary producer = time_on_gpus(reps, cluster.queues(), calls, [&](int k) {
+    cluster.produce(elements, k, previous(k), c.gpus_with_sum, true);
+  });
+  for (int g = 0; g < c.gpus_with_sum; ++g) {
+    report.checks.push_back(cluster.check_sum(name, g, elements, calls - 1));
+    report.checks.push_back(check_exact(name + ", GPU " + std::to_string(g) + ": wrong sums in " +
+                                            std::to_string(calls * (reps + 1)) +
+                                            " calls, counted by the next call's producer",
+                                        int64_t(cluster.wrong_sums(g)), 0));
+  }
   Row row;
   row.name = name;
   row.vendor = c.vendor;
   row.work = double(bytes) * c.bus_factor;
-  row.ms = time_across_gpus(reps, batch_for(bytes), cluster.queues(), [&] { c.run(elements); });
+  row.ms = {with_producer.min - producer.median, with_producer.median - producer.median,
+            with_producer.max - producer.median};
   report.rows.push_back(row);
 }
+//! [check_and_time]
 
 /// A pinned host buffer, for the copies staged through the host.
 class PinnedBuffer {
@@ -180,11 +263,15 @@ class PinnedBuffer {
   void* data_ = nullptr;
 };
 
+/// The copy that the all-reduce's bus bandwidth is compared with: one way, by the copy engines.
+constexpr const char* kCopyEnginesRow = "copy 0 -> 1 cudaMemcpyPeerAsync";
+
 //! [copies]
 /// GPU 0's input into GPU 1's output three ways, and both ways at once: staged through the
-/// host, by the copy engines (cudaMemcpyPeerAsync), and (with peer access) by a kernel on GPU 1
-/// reading GPU 0's memory. Each is checked once on poisoned outputs, then timed. GB/s: bytes
-/// over time, both directions together for the row that copies both ways.
+/// host, by the copy engines (cudaMemcpyPeerAsync), and (with peer access) by a kernel, on
+/// GPU 1 reading GPU 0's memory or on GPU 0 writing GPU 1's. Each is checked once on poisoned
+/// outputs, then timed on the GPUs as the collectives are (time_on_gpus). GB/s: bytes over
+/// time, both directions together for the row that copies both ways.
 void time_copies(Report& report, Cluster& cluster, int reps, bool peers) {
   const size_t bytes = size_t(cluster.n()) * sizeof(int32_t);
   const std::vector<DeviceQueue*> q = cluster.queues();
@@ -202,18 +289,14 @@ void time_copies(Report& report, Cluster& cluster, int reps, bool peers) {
     r.work = work;
     r.baseline = host_row;  // the same bytes, the slow way
     r.stands_alone = name == host_row || both_ways;
-    r.ms = time_across_gpus(reps, batch_for(int64_t(bytes)), q, operation);
+    r.ms = time_on_gpus(reps, q, calls_for(int64_t(bytes)), [&](int) { operation(); });
     report.rows.push_back(r);
   };
-  copy(host_row, double(bytes), false, [&] {
+  copy(host_row, double(bytes), false, [&] {  // both on GPU 0's stream: one after the other
     CUDA_CHECK(cudaMemcpyAsync(host.data(), in[0], bytes, cudaMemcpyDeviceToHost, q[0]->stream()));
-    CUDA_CHECK(cudaEventRecord(q[0]->done(), q[0]->stream()));
-    CUDA_CHECK(cudaStreamWaitEvent(q[1]->stream(), q[0]->done(), 0));
-    CUDA_CHECK(cudaMemcpyAsync(out[1], host.data(), bytes, cudaMemcpyHostToDevice, q[1]->stream()));
-    CUDA_CHECK(cudaEventRecord(q[1]->done(), q[1]->stream()));
-    CUDA_CHECK(cudaStreamWaitEvent(q[0]->stream(), q[1]->done(), 0));  // host buffer reused
+    CUDA_CHECK(cudaMemcpyAsync(out[1], host.data(), bytes, cudaMemcpyHostToDevice, q[0]->stream()));
   });
-  copy("copy 0 -> 1 cudaMemcpyPeerAsync", double(bytes), false,
+  copy(kCopyEnginesRow, double(bytes), false,
        [&] { CUDA_CHECK(cudaMemcpyPeerAsync(out[1], 1, in[0], 0, bytes, q[0]->stream())); });
   copy("copy 0 <-> 1 cudaMemcpyPeerAsync, both ways", 2.0 * double(bytes), true, [&] {
     CUDA_CHECK(cudaMemcpyPeerAsync(out[1], 1, in[0], 0, bytes, q[0]->stream()));
@@ -225,22 +308,33 @@ void time_copies(Report& report, Cluster& cluster, int reps, bool peers) {
   from_0.count = 1;
   copy("copy 0 -> 1 kernel on GPU 1 reading GPU 0", double(bytes), false, [&] {
     DeviceScope scope(1);
-    sum_from_peers<<<cluster.blocks()[1], kCopyThreads, 0, q[1]->stream()>>>(from_0, out[1], 0,
-                                                                             cluster.n());
+    sum_from_peers<<<cluster.blocks_for(cluster.n(), 1), kCopyThreads, 0, q[1]->stream()>>>(
+        from_0, out[1], cluster.n());
+    CUDA_CHECK(cudaGetLastError());
+  });
+  copy("copy 0 -> 1 kernel on GPU 0 writing GPU 1", double(bytes), false, [&] {
+    DeviceScope scope(0);
+    sum_from_peers<<<cluster.blocks_for(cluster.n(), 0), kCopyThreads, 0, q[0]->stream()>>>(
+        from_0, out[1], cluster.n());
     CUDA_CHECK(cudaGetLastError());
   });
 }
 //! [copies]
+
+/// How the rows are timed, as a note of the report; tools/draw_sweep.py prints it on its chart.
+constexpr const char* kTimingNote =
+    "timing: on the GPUs, CUDA events around calls enqueued behind a gate, all GPUs let go at "
+    "once; per call, the slowest GPU, less the input producer's own time";
 
 /// "<method> @ <bytes> B": the sweep's row names, which tools/draw_sweep.py reads.
 std::string sweep_name(const std::string& method, int64_t elements) {
   return method + " @ " + std::to_string(elements * int64_t(sizeof(int32_t))) + " B";
 }
 
-/// The sweep's sizes: 2 ints (8 bytes), then 4 times more each step, up to @p n, and n.
+/// The sweep's sizes: 2 ints (8 bytes), then twice as many each step, up to @p n, and n.
 std::vector<int64_t> sweep_sizes(int64_t n) {
   std::vector<int64_t> sizes;
-  for (int64_t s = 2; s < n; s *= 4) sizes.push_back(s);
+  for (int64_t s = 2; s < n; s *= 2) sizes.push_back(s);
   sizes.push_back(n);
   return sizes;
 }
@@ -253,26 +347,13 @@ double rate_named(const Report& report, const std::string& name) {
   return 0;
 }
 
-/// --rank R --ranks N --id-file F: this process's place in a job of one process per GPU, or
-/// none (ranks 0: the default, one process for every GPU).
-RankPlace rank_place(const Options& opt) {
-  RankPlace place;
-  const std::string ranks = opt.value("--ranks"), rank = opt.value("--rank");
-  place.ranks = ranks == "0" ? 0 : int(std::min<int64_t>(parse_size(ranks), 1 << 20));
-  place.rank = rank == "0" ? 0 : int(std::min<int64_t>(parse_size(rank), 1 << 20));
-  place.id_file = opt.value("--id-file");
-  if (place.ranks > 0 && (place.rank >= place.ranks || place.id_file.empty())) {
-    throw UsageError("--rank must be below --ranks, and --id-file is needed with them");
-  }
-  return place;
-}
-
 #ifdef TUTORIAL_HAVE_NCCL
 //! [run_one_rank]
 /**
- * @brief One process of a job of one process per GPU: this rank's GPU (rank mod the GPUs it
- *        sees), a communicator joined through the id rank 0 shares, and ncclAllReduce of this
- *        rank's n ints, checked against the sum of every rank's input and timed.
+ * @brief One process of a job of one process per GPU: this rank's GPU (from its local rank,
+ *        its place on its host), a communicator joined through the id rank 0 shares, and
+ *        ncclAllReduce of this rank's n ints, checked against the sum of every rank's input
+ *        and timed.
  *
  * The same code runs across hosts: only the id must reach every process (a file on a shared
  * disk, or the launcher), and each host's processes pick their own GPUs.
@@ -281,7 +362,7 @@ Report run_one_rank(const Options& opt, const RankPlace& place) {
   int count = 0;
   (void)query_device();  // no device: exit 77 here, before any NCCL call
   CUDA_CHECK(cudaGetDeviceCount(&count));
-  const int gpu = place.rank % count;
+  const int gpu = gpu_of(place.local_rank, count);
   CUDA_CHECK(cudaSetDevice(gpu));
   const DeviceFacts device = query_device();
   Report report = start_report(kChapter, device, opt);
@@ -289,10 +370,11 @@ Report run_one_rank(const Options& opt, const RankPlace& place) {
   report.clean_l2 = false;
   report.problem = std::to_string(opt.n) + " int32 on each of " + std::to_string(place.ranks) +
                    " processes, uniform in [-2^20, 2^20], seed " + std::to_string(opt.seed) +
-                   " + the rank; this is rank " + std::to_string(place.rank) + ", on GPU " +
-                   std::to_string(gpu);
+                   " + the rank; this is rank " + std::to_string(place.rank) + " (local rank " +
+                   std::to_string(place.local_rank) + "), on GPU " + std::to_string(gpu);
   const ncclUniqueId id = shared_unique_id(place);
   NcclRank comm(place.ranks, id, place.rank);
+  if (place.rank == 0) remove_id_file(place);  // every rank has joined: no later job finds it
   DeviceQueue queue(gpu);
   DeviceBuffer<int32_t> in(opt.n), out(opt.n);
   std::vector<int32_t> expected(size_t(opt.n), 0);
@@ -314,7 +396,7 @@ Report run_one_rank(const Options& opt, const RankPlace& place) {
   row.name = "ncclAllReduce, one process per GPU";
   row.vendor = true;
   row.work = double(bytes) * all_reduce_bus_factor(place.ranks);
-  row.ms = time_across_gpus(opt.reps, batch_for(bytes), {&queue}, all_reduce);
+  row.ms = time_on_gpus(opt.reps, {&queue}, calls_for(bytes), [&](int) { all_reduce(); });
   report.rows.push_back(row);
   report.headline = row.name;
   report.notes.push_back("rank " + std::to_string(place.rank) + " of " +
@@ -325,7 +407,8 @@ Report run_one_rank(const Options& opt, const RankPlace& place) {
 #endif
 
 Report run_lesson(const Options& opt) {
-  const RankPlace place = rank_place(opt);
+  const RankPlace place = rank_place(opt.value("--ranks"), opt.value("--rank"),
+                                     opt.value("--id-file"), opt.value("--job"));
   if (place.ranks > 0) {
 #ifdef TUTORIAL_HAVE_NCCL
     return run_one_rank(opt, place);
@@ -340,7 +423,7 @@ Report run_lesson(const Options& opt) {
   const bool sweep = opt.has("--sweep");
   Report report = start_report(kChapter, device, opt);
   report.peak_rate = 0;     // no attribute gives a link's bandwidth
-  report.clean_l2 = false;  // collectives are timed as nccl-tests does: no flush
+  report.clean_l2 = false;  // no flush: each call reads inputs its producer just wrote
   report.problem = std::to_string(opt.n) + " int32 on each of " + std::to_string(count) +
                    " GPU(s), uniform in [-2^20, 2^20], seed " + std::to_string(opt.seed) +
                    " + the GPU's number; all-reduce: their element-wise sum on every GPU" +
@@ -369,8 +452,7 @@ Report run_lesson(const Options& opt) {
   std::unique_ptr<AllReduceByHand> by_hand;
   const double factor = all_reduce_bus_factor(count);
   if (peers) {
-    by_hand = std::make_unique<AllReduceByHand>(cluster.queues(), cluster.ins(), cluster.outs(),
-                                                cluster.blocks());
+    by_hand = std::make_unique<AllReduceByHand>(cluster.queues(), cluster.ins(), cluster.outs());
     collectives.push_back(
         {"one_shot", factor, false, count, [&](int64_t e) { by_hand->one_shot(e); }});
     collectives.push_back(
@@ -393,6 +475,8 @@ Report run_lesson(const Options& opt) {
     for (const Collective& c : collectives) {
       check_and_time(report, cluster, opt.reps, c, sweep ? sweep_name(c.name, elements) : c.name,
                      elements);
+      // Each size against NCCL at the same size (no row of that name without NCCL: no ratio).
+      if (sweep && !c.vendor) report.rows.back().baseline = sweep_name("ncclAllReduce", elements);
     }
   }
 
@@ -402,17 +486,19 @@ Report run_lesson(const Options& opt) {
   if (report.headline_row() == nullptr && !report.rows.empty()) {
     report.headline = report.rows.front().name;
   }
-  const double nccl_rate = rate_named(report, "ncclAllReduce");
-  const double peer_rate = rate_named(report, "copy 0 -> 1 cudaMemcpyPeerAsync");
-  if (nccl_rate > 0 && peer_rate > 0) {
-    report.notes.push_back("ncclAllReduce's bus bandwidth over cudaMemcpyPeerAsync's one way: " +
-                           format_number(nccl_rate / peer_rate));
+  const double peer_rate = rate_named(report, kCopyEnginesRow);
+  for (const std::string& name : {std::string("two_shot"), std::string("ncclAllReduce")}) {
+    const double rate = rate_named(report, name);
+    if (rate > 0 && peer_rate > 0) {
+      report.notes.push_back(name + "'s bus bandwidth over cudaMemcpyPeerAsync's one way: " +
+                             format_number(rate / peer_rate));
+    }
   }
   report.notes.push_back(
       "GB/s of the all-reduce rows: bus bandwidth = bytes / time x 2 (GPUs - 1) / GPUs, "
       "nccl-tests' busbw (bytes / time on one GPU, and for ncclReduce); of the copy rows: "
-      "bytes / time, both directions together for the row that copies both ways. Times from "
-      "the host's clock, per operation, over batches of operations back to back");
+      "bytes / time, both directions together for the row that copies both ways");
+  report.notes.push_back(std::string(kTimingNote));
   return report;
 }
 
@@ -425,13 +511,22 @@ int main(int argc, char** argv) {
   spec.default_n = int64_t{1} << 24;
   spec.default_reps = 10;
   spec.extra = {{"--sweep", "",
-                 "time the all-reduces at every size from 8 bytes a GPU to n ints (x4 a step) "
+                 "time the all-reduces at every size from 8 bytes a GPU to n ints (x2 a step) "
                  "instead, for tools/draw_sweep.py's chart"},
                 {"--ranks", "N",
                  "run as one of N processes, one per GPU (tools/run_ranks.sh starts them); 0: "
                  "one process drives every GPU",
                  "0"},
-                {"--rank", "R", "this process's rank, 0 to N - 1", "0"},
-                {"--id-file", "F", "where rank 0 leaves NCCL's id for the others", ""}};
+                {"--rank", "R",
+                 "this process's rank, 0 to N - 1 (default: the launcher's, from "
+                 "OMPI_COMM_WORLD_RANK, SLURM_PROCID or RANK)",
+                 ""},
+                {"--id-file", "F",
+                 "where rank 0 leaves NCCL's id for the others (on a disk every host sees)", ""},
+                {"--job", "J",
+                 "the job's name, new for each launch and the same in every process: the "
+                 "others take only an id file that carries it (default: the launcher's, from "
+                 "PMIX_NAMESPACE or SLURM_JOB_ID and SLURM_STEP_ID)",
+                 ""}};
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -10,13 +10,11 @@
 
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gpus.cuh"
+#include "rank_place.hpp"
 #include "tutorial/errors.hpp"
 
 namespace chapter11 {
@@ -92,41 +90,22 @@ class NcclCollectives {
 
 //! [one_process_per_gpu]
 /**
- * @brief NCCL's unique id, the same in every process of the job: rank 0 makes it and writes
- *        it to place.id_file, the others wait for that file (at most 60 s) and read it.
+ * @brief NCCL's unique id, the same in every process of the job: rank 0 makes it and leaves it
+ *        in place.id_file under the job's name; the others wait for this job's file (at most
+ *        60 s) and read it (rank_place.hpp).
  *
- * The id (128 bytes) names the job's rendezvous: whoever holds it can join. Rank 0 writes it
- * under another name and renames it, so that a reader never sees half of it. Any way of
+ * The id (128 bytes) names the job's rendezvous: whoever holds it can join. Any way of
  * handing 128 bytes to every process works: a file on a disk every host sees, the launcher's
- * environment, MPI_Bcast. @pre the file does not exist before the job starts.
+ * environment, MPI_Bcast.
  */
 inline ncclUniqueId shared_unique_id(const RankPlace& place) {
   ncclUniqueId id{};
-  const std::filesystem::path file(place.id_file);
   if (place.rank == 0) {
     check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
-    const std::filesystem::path partial(place.id_file + ".partial");
-    {
-      std::ofstream out(partial, std::ios::binary);
-      out.write(id.internal, sizeof id.internal);
-      if (!out) throw tutorial::UsageError("cannot write NCCL's id to " + partial.string());
-    }
-    std::filesystem::rename(partial, file);
-    return id;
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!std::filesystem::exists(file)) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      throw tutorial::UsageError("rank " + std::to_string(place.rank) + ": no NCCL id in " +
-                                 file.string() + " after 60 s: is rank 0 running?");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  std::ifstream in(file, std::ios::binary);
-  in.read(id.internal, sizeof id.internal);
-  if (in.gcount() != std::streamsize(sizeof id.internal)) {
-    throw tutorial::UsageError("rank " + std::to_string(place.rank) + ": " + file.string() +
-                               " does not hold a whole NCCL id");
+    write_id_file(place, std::string(id.internal, sizeof id.internal));
+  } else {
+    const std::string bytes = read_id_file(place, sizeof id.internal, std::chrono::seconds(60));
+    bytes.copy(id.internal, sizeof id.internal);
   }
   return id;
 }

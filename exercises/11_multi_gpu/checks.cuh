@@ -1,4 +1,4 @@
-// What the checkers of exercises 11.1 to 11.3 share: where the ranks go (all on GPU 0, then,
+// What the checkers of exercises 11.1 to 11.4 share: where the ranks go (all on GPU 0, then,
 // on a machine with several GPUs, spread over them), the ranks' buffers with their known sum,
 // a call ordered as exercise.cuh's contract says, and the check of every rank's output.
 #pragma once

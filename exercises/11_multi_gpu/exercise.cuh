@@ -1,6 +1,6 @@
 /**
  * @file exercises/11_multi_gpu/exercise.cuh
- * @brief The functions of exercises 11.1 to 11.3, shared by the learner's files and the
+ * @brief The functions of exercises 11.1 to 11.4, shared by the learner's files and the
  *        checkers, and the small pieces they build on: the ranks of a collective, a device
  *        scope, and the inputs of every rank as one kernel argument.
  *
@@ -106,5 +106,31 @@ inline RankInputs inputs_of(const std::vector<Rank>& ranks) {
   for (int r = 0; r < inputs.count; ++r) inputs.of[r] = ranks[size_t(r)].in;
   return inputs;
 }
+
+/// The most blocks a rank's kernel may have in exercise 11.4: on one GPU every rank's kernel
+/// must run at the same time (each waits for the others), so they must all fit together.
+constexpr int kHandshakeBlocks = 8;
+/// The flags of a rank in exercise 11.4: one for every block of every rank.
+constexpr int kHandshakeFlags = kHandshakeBlocks * kMaxRanks;
+
+/// One rank of exercise 11.4: two inputs that the calls take in turn, an output, and flags.
+struct HandshakeRank {
+  int device;                ///< the GPU that holds the buffers and the stream
+  const int32_t* inputs[2];  ///< n ints each: call c reads inputs[c % 2]
+  int32_t* out;              ///< n ints: call c leaves its sum here
+  unsigned int* flags;       ///< kHandshakeFlags words on device, all 0 before call 0; yours
+  cudaStream_t stream;       ///< a non-blocking stream on device: this rank's work goes here
+};
+
+//! [exercise_11_4]
+/// Exercise 11.4: call number @p call (0, 1, 2, ... on the same ranks) of a one-shot
+/// all-reduce that orders the ranks itself. For every rank r and 0 <= i < @p n,
+/// ranks[r].out[i] = the sum over every rank q of ranks[q].inputs[call % 2][i] (int32, exact),
+/// computed by one kernel launch on each rank's stream, of at most kHandshakeBlocks blocks, that
+/// reads every rank's input itself. The kernels agree through the ranks' flags: no event, no
+/// host wait. Ordering: the contract of 11.4 in README.md, not the one above.
+/// @pre 1 <= ranks.size() <= kMaxRanks; n >= 1; calls numbered without gaps from 0.
+void handshake_all_reduce(const std::vector<HandshakeRank>& ranks, int64_t n, unsigned int call);
+//! [exercise_11_4]
 
 }  // namespace exercise11

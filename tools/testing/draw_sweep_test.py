@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Test of tools/draw_sweep.py on a hand-made sweep report: one line per method in each chart,
-a point for every size, and a clear error for a report without sweep rows."""
+a point for every size, the report's timing note under the charts (or a line saying there is
+none), and a clear error for a report without sweep rows."""
 import json
 import pathlib
 import subprocess
@@ -31,7 +32,8 @@ def main():
     rows.append(row("copy 0 -> 1 cudaMemcpyPeerAsync", 1.0, 100.0))  # not a sweep row
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "sweep.svg"
-        result = draw({"rows": rows}, out)
+        note = "timing: on the GPUs, events around graph replays"
+        result = draw({"rows": rows, "notes": ["GPU 0: a GPU", note]}, out)
         assert result.returncode == 0, result.stderr
         root = ET.parse(out).getroot()
         lines = [p for p in root.iter(NS + "polyline") if p.get("class") == "series"]
@@ -39,6 +41,12 @@ def main():
         assert all(len(p.get("points").split()) == len(sizes) for p in lines)
         labels = [t.text for t in root.iter(NS + "text")]
         assert "ncclAllReduce" in labels and "128 MiB" in labels, labels
+        assert note in labels, labels
+
+        untold = pathlib.Path(tmp) / "untold.svg"
+        assert draw({"rows": rows}, untold).returncode == 0
+        labels = [t.text for t in ET.parse(untold).getroot().iter(NS + "text")]
+        assert "timing: not stated in the report" in labels, labels
 
         empty = draw({"rows": rows[-1:]}, pathlib.Path(tmp) / "none.svg")
         assert empty.returncode == 1 and "--sweep" in empty.stderr, empty.stderr
