@@ -62,7 +62,7 @@ LABELS = {
     "sm__cycles_active.max": "SM active cyc max",
     "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio": "stall barrier",
     "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio": "stall L1TEX",
-    "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio": "stall MIO",
+    "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio": "stall short scoreboard",
     "smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio": "stall dispatch",
     "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio": "stall LG throttle",
     "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active": "FMA pipe %",

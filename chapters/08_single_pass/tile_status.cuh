@@ -26,7 +26,8 @@ enum TileKind : uint32_t {
  * was left by the previous call and reads as kEmpty, so the words never need resetting
  * between calls (every call writes every tile's word; see SinglePassScan). The value takes
  * the rest: the upper 32 bits for a float, the upper 61 bits for an int64, which therefore
- * must stay within +-2^60 (the chapter's prefixes stay below 2^20 x 2^40).
+ * must lie in [-2^60, 2^60 - 1] (the chapter's prefixes do for n < 2^40: each input is at
+ * most 2^20 in size, and (2^40 - 1) x 2^20 < 2^60).
  */
 template <typename T>
 struct StatusWord;
@@ -60,8 +61,10 @@ __device__ inline uint32_t kind_for_call(uint64_t word, uint32_t parity) {
 /// The status words are read and written with device-scope atomics: the load goes to L2, the
 /// point every SM sees alike, never to a stale line in this SM's L1. Relaxed order is enough
 /// because a word carries the kind and the value together: nothing else is read on the
-/// strength of it. (With the kind and value in separate words, the kind would need a release
-/// store and an acquire load, and the value a load that cannot hit in L1.)
+/// strength of it. (With the kind and value in separate words, the writer would store the
+/// kind with release order after the value, and the reader load it with acquire order, which
+/// under the PTX memory model also orders its later plain load of the value; CUB instead puts
+/// a __threadfence() between loads and stores that go to L2, ld.cg and st.cg.)
 __device__ inline uint64_t load_status(const uint64_t* status) {
   return cuda::atomic_ref<uint64_t, cuda::thread_scope_device>(*const_cast<uint64_t*>(status))
       .load(cuda::std::memory_order_relaxed);

@@ -1,9 +1,13 @@
 /**
  * @file chapters/10_tensor_cores/hopper_ptx.cuh
  * @brief The PTX of steps 3-5 of chapter 10, one small wrapper per instruction: mbarriers,
- *        TMA's tiled copies, wgmma and its shared-memory descriptors, setmaxnreg. Hopper only
- *        (sm_90a: wgmma and setmaxnreg exist in no other target), so all of it is compiled only
- *        where __CUDA_ARCH_FEAT_SM90_ALL is defined.
+ *        TMA's tiled copies, wgmma and its shared-memory descriptors, setmaxnreg.
+ *
+ * The tiled TMA copy (cp.async.bulk.tensor, one block's own) and the mbarrier's byte count
+ * (expect_tx) are plain sm_90 PTX, also on later GPUs; setmaxnreg needs an architecture-specific
+ * target (sm_90a, and sm_100a, sm_120a and their families after it); wgmma exists in sm_90a
+ * alone (Blackwell multiplies with tcgen05 instead). Every step here needs wgmma, so all of it
+ * is compiled only where __CUDA_ARCH_FEAT_SM90_ALL (sm_90a code) is defined.
  *
  * Shared-memory operands are given as 32-bit shared-window addresses (shared_address()), the
  * form these instructions take.
