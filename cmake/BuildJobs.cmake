@@ -1,7 +1,7 @@
 # How many compilations run at once. Ninja (the presets' generator) starts as many as the
-# machine has cores, plus two; each nvcc here takes up to about 0.4 GB (sm_90a code of chapter
-# 10; measured with /usr/bin/time on 2026-11-25), so on a machine with many cores and little
-# memory the cores are not the limit. The pool "compile" lets no more run than the free memory
+# machine has cores, plus two; one nvcc of chapter 10's main.cu (sm_90a code) peaked at 0.36 GB
+# (/usr/bin/time, 2026-11-25), so on a machine with many cores and little memory the cores are
+# not the limit. The pool "compile" lets no more run than the free memory
 # holds at 1 GiB each. TUTORIAL_BUILD_JOBS sets the number yourself. Make ignores job pools:
 # there the number is make's -j.
 cmake_host_system_information(RESULT tutorial_free_mib QUERY AVAILABLE_PHYSICAL_MEMORY)

@@ -223,10 +223,10 @@ for exe in "$bin"/ch[0-9][0-9]_* "$bin"/sol[0-9]*_check; do
   for tool in "${tools[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.2; done
     log="$out/sanitizer_${name}_$tool.log"
-    # Under initcheck a launch returned only once its kernel had ended (seen on two H100s,
-    # 2026-11-25): kernels that wait for another GPU's kernel (chapter 11's handshakes, its
-    # timing gate) then wait for one never launched. initcheck looks at one GPU's memory at a
-    # time anyway: every program runs under it on one GPU.
+    # Under initcheck on two H100s (2026-11-25) chapter 11's timing gate was never opened: a
+    # launch seems to wait for its kernel there, so a kernel that waits for the host or for
+    # another GPU's kernel (the handshakes) waits for work never enqueued. Every program runs
+    # under initcheck on one GPU.
     one_gpu=()
     if [ "$tool" = initcheck ]; then
       visible=${CUDA_VISIBLE_DEVICES:-0}

@@ -124,9 +124,9 @@ constexpr unsigned long long kGateTimeoutNs = 2'000'000'000ull;
 
 /// Spins until the host has written @p value into @p word (pinned host memory): holds the work
 /// behind it on the stream until the host lets every GPU go at once. If the host has not done
-/// so in kGateTimeoutNs (it cannot enqueue the work behind the gate while this kernel runs:
-/// a tool that makes launches wait for the kernel, as compute-sanitizer's initcheck did on two
-/// H100s), it lets the work go anyway and says so in @p gave_up, rather than hang.
+/// so in kGateTimeoutNs (under compute-sanitizer's initcheck on two H100s it never did: the
+/// launch seems to wait for this kernel, so the host cannot enqueue what comes after it), it
+/// lets the work go anyway and says so in @p gave_up, rather than hang.
 __global__ void wait_for_host(const volatile uint32_t* word, uint32_t value,
                               volatile uint32_t* gave_up) {
   const unsigned long long start = tutorial::global_timer_ns();
