@@ -168,10 +168,16 @@ if want checkers && [ -n "$only" ]; then  # the boards of those chapters alone
   boards=()
   for number in $only; do
     for board in solutions shipped wrong; do
-      grep -qE "[ .]grade-$board-$number( |:|$)" <<<"$targets_help" &&
+      # (the help's lines: "... grade-wrong-11" from Make, "grade-wrong-11: phony" from Ninja)
+      grep -qE "(^|[ .])grade-$board-$number( |:|$)" <<<"$targets_help" &&
         boards+=("grade-$board-$number")
     done
   done
+  # Every chapter from 01 has exercises: a board not found is a broken parse, not a pass.
+  if [ ${#boards[@]} -eq 0 ]; then
+    echo "no grade boards found for chapters $only in the build's target list" >&2
+    record "$(printf '%-26s %s' "grade boards" "FAILED (none found for $only)")"; failed=1
+  fi
 fi
 if want checkers; then  # every checker the boards grade, built in parallel first (the grader
   # builds each one again before it runs it, which is then a check that nothing is stale)
