@@ -67,6 +67,7 @@ LABELS = {
     "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio": "stall LG throttle",
     "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active": "FMA pipe %",
     "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active": "tensor pipe %",
+    "sm__inst_executed_pipe_tensor_op_gmma.sum": "wgmma instr",
     "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue slots busy %",
     "launch__registers_per_thread": "registers",
     "sm__cycles_elapsed.avg.per_second": "SM clock Hz",
