@@ -48,6 +48,8 @@ LABELS = {
     "l1tex__t_sector_hit_rate.pct": "L1 hit %",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": "gld sectors",
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": "gld requests",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": "gst sectors",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": "gst requests",
     "smsp__inst_executed.sum": "warp instr",
     "smsp__thread_inst_executed_per_inst_executed.ratio": "threads/instr",
     "smsp__sass_average_branch_targets_threads_uniform.pct": "uniform br %",
