@@ -342,7 +342,7 @@ Report run_lesson(const Options& opt) {
   const int64_t cub_depth = summation_depth(n, 128) + 64;
   const auto check_floats = [&](const std::string& name, int64_t k,
                                 const std::function<void()>& run) {
-    CUDA_CHECK(cudaMemset(floats.result(), 0xFF, sizeof(float)));
+    CUDA_CHECK(cudaMemset(floats.result(), poison_byte<float>(), sizeof(float)));  // NaN
     run();
     CUDA_CHECK(cudaGetLastError());
     report.checks.push_back(check_close("sum (" + name + ", depth " + std::to_string(k) + ")",

@@ -154,7 +154,7 @@ void run_reductions(const Options& opt, const DeviceFacts& device, Timer& timer,
   const int64_t depth_last = serial + 8 + (floats.grid() + kReduceThreads - 1) / kReduceThreads + 8;
   const auto check_float = [&](const std::string& name, int64_t depth,
                                const std::function<void()>& run) {
-    CUDA_CHECK(cudaMemset(floats.result(), 0xFF, sizeof(float)));
+    CUDA_CHECK(cudaMemset(floats.result(), poison_byte<float>(), sizeof(float)));  // NaN
     run();
     CUDA_CHECK(cudaGetLastError());
     report.checks.push_back(check_close("sum (" + name + ", depth " + std::to_string(depth) + ")",

@@ -135,12 +135,13 @@ class Cluster {
     return wrong;
   }
 
-  /// Every output set to 0x7F7F7F7F, a value no sum of these inputs can take, and finished
-  /// before the queues' streams (non-blocking: they do not wait for the default stream) run.
+  /// Every output poisoned (poison.hpp: 0x7F7F7F7F, a value no sum of these inputs can take),
+  /// and finished before the queues' streams (non-blocking: they do not wait for the default
+  /// stream) run.
   void poison_outputs() {
     for (int g = 0; g < count(); ++g) {
       DeviceScope scope(g);
-      CUDA_CHECK(cudaMemset(outs_[size_t(g)].data(), 0x7F, outs_[size_t(g)].bytes()));
+      outs_[size_t(g)].poison();
       CUDA_CHECK(cudaDeviceSynchronize());
     }
   }
@@ -383,7 +384,8 @@ Report run_one_rank(const Options& opt, const RankPlace& place) {
     for (int64_t i = 0; i < opt.n; ++i) expected[size_t(i)] += input[size_t(i)];
     if (r == place.rank) in.copy_from(input);
   }
-  CUDA_CHECK(cudaMemset(out.data(), 0x7F, out.bytes()));  // a value no sum can take
+  // Poisoned with 0x7F7F7F7F (tutorial/poison.hpp), a value no sum can take.
+  out.poison();
   CUDA_CHECK(cudaDeviceSynchronize());  // the default stream's work before the queue's
   const auto all_reduce = [&] { comm.all_reduce(in.data(), out.data(), opt.n, queue.stream()); };
   all_reduce();

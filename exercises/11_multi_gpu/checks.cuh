@@ -20,6 +20,7 @@
 #include "tutorial/device_buffer.cuh"
 #include "tutorial/exercise.hpp"
 #include "tutorial/measure.cuh"
+#include "tutorial/poison.hpp"
 #include "tutorial/random.hpp"
 
 namespace check11 {
@@ -27,10 +28,11 @@ namespace check11 {
 using exercise11::DeviceScope;
 using exercise11::Rank;
 
-/// Every output is poisoned with 0x7F7F7F7F before each call: no sum of at most kMaxRanks
-/// inputs in [-2^20, 2^20] can take that value, so an element never written shows.
-constexpr int kPoisonByte = 0x7F;
-constexpr int32_t kPoison = 0x7F7F7F7F;
+/// Every output is poisoned before each call with the poison of tutorial/poison.hpp,
+/// 0x7F7F7F7F: no sum of at most kMaxRanks inputs in [-2^20, 2^20] can take that value, so an
+/// element never written shows.
+constexpr int kPoisonByte = tutorial::poison_byte<int32_t>();
+constexpr int32_t kPoison = tutorial::poison_value<int32_t>();
 constexpr int32_t kInputBound = 1 << 20;
 /// Poisoned elements after each rank's n outputs: a write past the end shows.
 constexpr int64_t kGuard = 64;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tutorial/cuda_check.cuh"
+#include "tutorial/poison.hpp"
 
 namespace tutorial {
 
@@ -92,9 +93,12 @@ class DeviceBuffer {
       throw std::logic_error("copy_to: sizes differ");
     CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
   }
-  /// Fills every byte with 0xFF (-1 for integers, NaN for floats), so that an element the
-  /// kernel forgot to write shows up as wrong instead of as a stale right answer.
-  void poison() { CUDA_CHECK(cudaMemset(data_, 0xFF, bytes())); }
+  /// Fills every element with the poison (poison.hpp: NaN for floats, 0x7F7F7F7F for an int32),
+  /// so that an element the kernel forgot to write shows up as wrong instead of as a stale
+  /// right answer. @p which picks the second poison, for a check that runs after each.
+  void poison(Poison which = Poison::kFirst) {
+    CUDA_CHECK(cudaMemset(data_, poison_byte<T>(which), bytes()));
+  }
 
  private:
   void swap(DeviceBuffer& other) noexcept {

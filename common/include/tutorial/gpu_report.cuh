@@ -78,7 +78,8 @@ inline DeviceReductionInput upload_reduction_input(int64_t n, uint64_t seed) {
 template <typename Launch>
 Check check_device_sum(const std::string& name, long long* d_result, int64_t reference,
                        Launch&& launch) {
-  CUDA_CHECK(cudaMemset(d_result, 0xFF, sizeof(long long)));  // -1: an unwritten sum shows
+  // The poison (poison.hpp), a value no sum here takes: an unwritten sum shows.
+  CUDA_CHECK(cudaMemset(d_result, poison_byte<long long>(), sizeof(long long)));
   launch();
   CUDA_CHECK(cudaGetLastError());
   long long got = 0;
