@@ -162,8 +162,10 @@ function(tutorial_add_checker target checker learner_file kind libs)
     add_executable(${target} ${sources})
   endif()
   tutorial_checker_settings(${target} ${exercise_dir} ${kind} "${libs}")
-  # Where the graded file is, for the checkers that read it.
+  # Where the graded file is, for the checkers that read it, and for the grader's check of its
+  # warp masks (tools/grade.cmake reads <target>.graded beside the program).
   target_compile_definitions(${target} PRIVATE TUTORIAL_LEARNER_FILE="${learner_file}")
+  file(CONFIGURE OUTPUT ${TUTORIAL_BIN_DIR}/${target}.graded CONTENT "${learner_file}\n")
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${TUTORIAL_BIN_DIR})
 endfunction()
 

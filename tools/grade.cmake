@@ -6,16 +6,22 @@
 #   BUILD_DIR   the build tree (each checker is built there first: what is graded is what is
 #               on disk now, never a stale binary); BIN_DIR where the checkers land
 #   SOURCE_DIR  stripped from compiler messages, so that they name files as the pages do
-#   SANITIZER   compute-sanitizer, or empty: then no RACE / SYNC / MEMORY rows
+#   SANITIZER   compute-sanitizer, or empty: then no RACE / MEMORY rows, and SYNC rows only from
+#               the check of warp masks
 #   TIMEOUT     seconds a checker may run (default 60); under a sanitizer ten times that
 #   EXPECT      pass (default: exit 0 when every row is PASS, or SKIP for want of a GPU),
 #               todo (every row TODO or SKIP: the exercises as shipped), or
 #               no-pass (no row PASS, and none BUILD: the known-wrong answers of
 #               tests/wrong_answers, which must compile so that the checker, not the
 #               compiler, is what catches them)
-# Rows: PASS, FAIL, TODO, BUILD (did not compile: the first error), TIMEOUT (a hang), RACE /
+# Rows: PASS, FAIL, TODO, BUILD (did not compile: the first error), TIMEOUT (a hang: past
+# TIMEOUT, or a checker's own TIMEOUT row for a hang its kernel stopped itself), RACE /
 # SYNC / MEMORY (compute-sanitizer's racecheck / synccheck / memcheck reported an error at a
-# small size), SKIP (no CUDA device).
+# small size), SKIP (no CUDA device). SYNC also comes, with or without a GPU, from the check of
+# warp masks (tools/warp_masks.cmake) on the graded file, whose path the checker's build leaves
+# in BIN_DIR/<target>.graded (cmake/Tutorial.cmake): a shuffle or vote whose constant mask
+# leaves out lanes that execute it is undefined behaviour that a run need not show.
+include(${CMAKE_CURRENT_LIST_DIR}/warp_masks.cmake)
 string(REPLACE "|" ";" EXERCISES "${EXERCISES}")
 if(NOT TIMEOUT)
   set(TIMEOUT 60)
@@ -87,7 +93,7 @@ foreach(entry IN LISTS EXERCISES)
   else()
     execute_process(COMMAND ${BIN_DIR}/${target} OUTPUT_VARIABLE out ERROR_VARIABLE err
                     RESULT_VARIABLE code TIMEOUT ${TIMEOUT})
-    string(REGEX MATCH "(PASS|FAIL|TODO)  [^\n]*" row "${out}")
+    string(REGEX MATCH "(PASS|FAIL|TODO|TIMEOUT)  [^\n]*" row "${out}")
     if(code MATCHES "timeout")
       set(status TIMEOUT)
       set(detail "${file}: no answer in ${TIMEOUT} s: ${hang_hint}")
@@ -95,7 +101,7 @@ foreach(entry IN LISTS EXERCISES)
       set(status SKIP)
       set(detail "no CUDA device")
     elseif(row)
-      string(SUBSTRING "${row}" 0 4 status)
+      string(REGEX MATCH "^[A-Z]+" status "${row}")
       string(REGEX REPLACE "^[A-Z]+  [^ ]+  " "" detail "${row}")
       string(FIND "${out}" "${row}" at)
       string(SUBSTRING "${out}" 0 ${at} notes)  # what the checker printed before its row
@@ -112,6 +118,19 @@ foreach(entry IN LISTS EXERCISES)
       sanitize(${BIN_DIR}/${target} status detail)
       if(NOT status MATCHES "^(PASS|FAIL)$")
         string(APPEND notes "      (without the sanitizer: ${plain})\n")
+      endif()
+    endif()
+    # The graded file's warp masks, decided from its source: no GPU needed.
+    if(status MATCHES "^(PASS|FAIL|SKIP)$" AND EXISTS ${BIN_DIR}/${target}.graded)
+      file(STRINGS ${BIN_DIR}/${target}.graded graded LIMIT_COUNT 1)
+      if(EXISTS "${graded}")
+        warp_mask_findings("${graded}" findings)
+        if(NOT findings STREQUAL "")
+          string(REGEX REPLACE "\n.*" "" first "${findings}")
+          string(APPEND notes "      (without the check of warp masks: ${status}: ${detail})\n")
+          set(status SYNC)
+          set(detail "warp mask: ${first}")
+        endif()
       endif()
     endif()
   endif()

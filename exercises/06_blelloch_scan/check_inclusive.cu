@@ -8,6 +8,7 @@
 #include "exercise.cuh"
 #include "tutorial/device_buffer.cuh"
 #include "tutorial/exercise_gpu.cuh"
+#include "tutorial/poison.hpp"
 #include "tutorial/random.hpp"
 #include "tutorial/reference.hpp"
 
@@ -29,7 +30,8 @@ void check_inclusive(const CheckRun& run) {
     const std::string what = "n = " + std::to_string(n);
     expect_prefix_equal(got, reference_inclusive_scan(h_in), what);
     for (int64_t i = n; i < kTile; ++i) {
-      expect(got[i] == -1, what + ": element [" + std::to_string(i) + "] past n was written");
+      expect(got[i] == poison_value<int64_t>(),
+             what + ": element [" + std::to_string(i) + "] past n was written");
     }
   }
 }

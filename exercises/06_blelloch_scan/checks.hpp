@@ -31,9 +31,9 @@ template <typename Got, typename Want>
 void expect_prefix_equal(const std::vector<Got>& got, const std::vector<Want>& want,
                          const std::string& what) {
   for (size_t i = 0; i < want.size(); ++i) {
-    tutorial::expect(static_cast<int64_t>(got[i]) == static_cast<int64_t>(want[i]),
-                     what + ": element [" + std::to_string(i) + "] is " + std::to_string(got[i]) +
-                         ", want " + std::to_string(want[i]));
+    if (static_cast<int64_t>(got[i]) == static_cast<int64_t>(want[i])) continue;
+    throw tutorial::ExerciseFailure(what + ": element [" + std::to_string(i) + "] is " +
+                                    std::to_string(got[i]) + ", want " + std::to_string(want[i]));
   }
 }
 

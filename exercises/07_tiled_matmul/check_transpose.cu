@@ -21,6 +21,22 @@ using namespace check07;
 /// The share of a device-to-device copy's speed the exercise asks for.
 constexpr double kShare = 0.7;
 
+/// Expects @p d_out to hold the transpose of @p h_in (rows x cols) and the guard after it.
+void expect_transpose(const DeviceBuffer<float>& d_out, const std::vector<float>& h_in,
+                      int64_t rows, int64_t cols, const std::string& where) {
+  const std::vector<float> out = d_out.to_host();
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      const float got = out[c * rows + r], want = h_in[r * cols + c];
+      if (got == want) continue;  // the message is made only for the first wrong element
+      throw ExerciseFailure(where + ": out[" + std::to_string(c) + "][" + std::to_string(r) +
+                            "] = " + format_number(got) + ", want in[" + std::to_string(r) + "][" +
+                            std::to_string(c) + "] = " + format_number(want));
+    }
+  }
+  expect_guard_intact(out, rows * cols, where);
+}
+
 void check_transpose(const CheckRun& run) {
   const std::pair<int64_t, int64_t> sizes[] = {{1, 1},      {1, 4097},   {4097, 1},
                                                {31, 33},    {32, 32},    {33, 31},
@@ -32,24 +48,24 @@ void check_transpose(const CheckRun& run) {
     DeviceBuffer<float> d_out(rows * cols + kGuard);
     d_out.poison();
     exercise07::transpose(d_in.data(), d_out.data(), rows, cols);
-    const std::vector<float> out = d_out.to_host();
-    const std::string where = std::to_string(rows) + " x " + std::to_string(cols);
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t c = 0; c < cols; ++c) {
-        const float got = out[c * rows + r], want = h_in[r * cols + c];
-        expect(got == want, where + ": out[" + std::to_string(c) + "][" + std::to_string(r) +
-                                "] = " + format_number(got) + ", want in[" + std::to_string(r) +
-                                "][" + std::to_string(c) + "] = " + format_number(want));
-      }
-    }
-    expect_guard_intact(out, rows * cols, where);
+    expect_transpose(d_out, h_in, rows, cols, std::to_string(rows) + " x " + std::to_string(cols));
   }
   if (run.small) return;
 
-  // Each element read once and written once, like a copy: nearly as fast as one.
+  // Each element read once and written once, like a copy: nearly as fast as one. Each timed
+  // call transposes fresh floats (seed 720 + call), and all of its output is checked.
   constexpr int64_t kSide = 4096;
-  const DeviceBuffer<float> d_in(random_floats(kSide * kSide, 720, -1.0f, 1.0f));
-  DeviceBuffer<float> d_out(kSide * kSide);
+  DeviceBuffer<float> d_in(kSide * kSide);
+  DeviceBuffer<float> d_out(kSide * kSide + kGuard);
+  const EveryCall every{[&](int call) {
+                          fill_random_floats(d_in.data(), kSide * kSide, 720 + call, -1.0f, 1.0f);
+                          d_out.poison();
+                        },
+                        [&](int call) {
+                          expect_transpose(d_out,
+                                           random_floats(kSide * kSide, 720 + call, -1.0f, 1.0f),
+                                           kSide, kSide, "4096 x 4096, " + timed_call(call));
+                        }};
   std::cout << "      speed at 4096 x 4096:" << std::endl;
   expect_speed(
       2.0 * sizeof(float) * kSide * kSide,
@@ -59,7 +75,7 @@ void check_transpose(const CheckRun& run) {
               CUDA_CHECK(cudaMemcpyAsync(d_out.data(), d_in.data(), d_in.bytes(),
                                          cudaMemcpyDeviceToDevice));
             }},
-      kShare);
+      kShare, every);
 }
 
 }  // namespace

@@ -3,9 +3,12 @@
 #include <cstdint>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "checks.cuh"
 #include "exercise.cuh"
+#include "tutorial/cuda_check.cuh"
+#include "tutorial/device_buffer.cuh"
 #include "tutorial/exercise_gpu.cuh"
 
 namespace {
@@ -32,11 +35,30 @@ void check_fast_sgemm(const CheckRun& run) {
   };
   yours();
   sc.expect_c(describe(s));
+  // Each timed call multiplies an A whose rows are scaled by powers of two (new values at the
+  // same pointer, seed 941 + call), and all of its C is checked against cuBLAS's, scaled alike.
+  DeviceBuffer<float> d_a_base(s.m * s.k);
+  CUDA_CHECK(
+      cudaMemcpy(d_a_base.data(), sc.run.a.data(), sc.run.a.bytes(), cudaMemcpyDeviceToDevice));
+  const EveryCall every{[&](int call) {
+                          scale_rows(d_a_base.data(), sc.run.a.data(), s.m, s.k, 941 + call);
+                          sc.c.poison();
+                        },
+                        [&](int call) {
+                          const std::string where = describe(s) + ", " + timed_call(call);
+                          std::vector<float> got = sc.c.to_host();
+                          expect_guard_intact(got, s.m * s.n, where);
+                          got.resize(size_t(s.m * s.n));
+                          expect_scaled_rows(
+                              got, sc.run.reference.vendor_c(),
+                              [&](size_t i) { return sc.run.reference.tolerance(i); }, s.m, s.n,
+                              941 + call, where, "cublasSgemm");
+                        }};
   std::cout << "      speed at 4096^3 (137.4 GFLOP; GB/s counts A, B and C once):" << std::endl;
   expect_speed(4.0 * (s.m * s.k + s.k * s.n + s.m * s.n), Timed{"yours", yours},
                Timed{"cublasSgemm (FP32, TF32 off)",
                      [&] { sc.run.sgemm(sc.run.a.data(), sc.run.b.data(), sc.run.c.data()); }},
-               kShare);
+               kShare, every);
 }
 
 }  // namespace

@@ -134,12 +134,28 @@ void check_fast_bf16_gemm(const CheckRun& run) {
   GemmCase gc(s, 1040);
   gc.run_yours();
   gc.expect_c(describe(s));
+  // Each timed call multiplies an A whose rows are scaled by powers of two (new values at the
+  // same pointer, seed 1041 + call; exact in BF16), and all of its C is checked against
+  // cuBLAS's, scaled alike.
+  DeviceBuffer<__nv_bfloat16> d_a_base(s.m * s.k);
+  CUDA_CHECK(cudaMemcpy(d_a_base.data(), gc.p.a.data(), gc.p.a.bytes(), cudaMemcpyDeviceToDevice));
+  const EveryCall every{[&](int call) {
+                          scale_rows(d_a_base.data(), gc.p.a.data(), s.m, s.k, 1041 + call);
+                          gc.p.c.poison();
+                        },
+                        [&](int call) {
+                          const std::string where = describe(s) + ", " + timed_call(call);
+                          expect_scaled_rows(
+                              gc.p.learner_c(where), gc.want,
+                              [&](size_t i) { return gc.scale * double(gc.abs_product[i]); }, s.m,
+                              s.n, 1041 + call, where, "cublasGemmEx");
+                        }};
   std::cout << "      speed at 4096^3 (137.4 GFLOP; GB/s counts A, B and C once):" << std::endl;
   expect_speed(2.0 * (s.m * s.k + s.k * s.n) + 4.0 * s.m * s.n,
                Timed{"yours", [&] { gc.run_yours(); }},
                Timed{"cublasGemmEx (BF16, FP32 accumulate)",
                      [&] { gc.gemm(gc.p.a.data(), gc.p.b_cols.data(), gc.vendor_c.data()); }},
-               kShare);
+               kShare, every);
 }
 
 }  // namespace

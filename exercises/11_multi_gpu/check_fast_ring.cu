@@ -3,12 +3,14 @@
 // ring moves, on the same GPU in the same run.
 #include <cstdint>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "checks.cuh"
 #include "exercise.cuh"
 #include "tutorial/cuda_check.cuh"
 #include "tutorial/exercise_gpu.cuh"
+#include "tutorial/random.hpp"
 
 namespace {
 
@@ -17,6 +19,49 @@ using namespace check11;
 
 /// The share of the copies' speed the exercise asks for.
 constexpr double kShare = 0.5;
+
+/// The seed of rank @p r's input in timed call @p call: new values for every call.
+uint64_t timed_seed(int call, int r) {
+  return 11320 + 8 * uint64_t(call) + uint64_t(r);
+}
+
+/// Overwrites every rank's input with the values of timed call @p call, and poisons every
+/// output and its guard: the checker owns the buffers (the learner's code only reads `in`).
+void fresh_inputs(const std::vector<exercise11::Rank>& ranks, int64_t n, int call) {
+  for (int r = 0; r < int(ranks.size()); ++r) {
+    const exercise11::Rank& rank = ranks[size_t(r)];
+    DeviceScope scope(rank.device);
+    fill_random_ints(const_cast<int32_t*>(rank.in), n, timed_seed(call, r), -kInputBound,
+                     kInputBound);
+    CUDA_CHECK(cudaMemset(rank.out, kPoisonByte, size_t(n + check11::kGuard) * sizeof(int32_t)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+}
+
+/// Expects every rank's n outputs to hold the sum of timed call @p call's inputs, and the
+/// kGuard elements after them the poison.
+void expect_reduced(const std::vector<exercise11::Rank>& ranks, int64_t n, int call) {
+  std::vector<int32_t> sum(size_t(n), 0);
+  for (int r = 0; r < int(ranks.size()); ++r) {
+    const std::vector<int32_t> in = random_ints(n, timed_seed(call, r), -kInputBound, kInputBound);
+    for (size_t i = 0; i < sum.size(); ++i) sum[i] += in[i];
+  }
+  std::vector<int32_t> out(size_t(n + check11::kGuard));
+  for (int r = 0; r < int(ranks.size()); ++r) {
+    CUDA_CHECK(cudaMemcpy(out.data(), ranks[size_t(r)].out, out.size() * sizeof(int32_t),
+                          cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < out.size(); ++i) {
+      const int32_t want = i < sum.size() ? sum[i] : kPoison;
+      if (out[i] == want) continue;
+      throw ExerciseFailure(std::to_string(ranks.size()) + " ranks, n = 2^24, " + timed_call(call) +
+                            ": rank " + std::to_string(r) + "'s out[" + std::to_string(i) +
+                            "] = " + std::to_string(out[i]) +
+                            (i < sum.size() ? ", want " + std::to_string(want)
+                                            : ", past the end of its n elements, was written") +
+                            (out[i] == kPoison ? " (the poison: never written)" : ""));
+    }
+  }
+}
 
 void check_fast_ring(const CheckRun& run) {
   uint64_t seed = 1130;
@@ -48,12 +93,15 @@ void check_fast_ring(const CheckRun& run) {
           cudaMemcpyAsync(ranks[size_t(r)].scratch, sender.in, received, cudaMemcpyDeviceToDevice));
     }
   };
+  // Each timed call reduces fresh inputs, and every rank's output is checked.
+  const EveryCall every{[&](int call) { fresh_inputs(ranks, n, call); },
+                        [&](int call) { expect_reduced(ranks, n, call); }};
   std::cout << "      speed of 4 ranks x 2^24 int32 on GPU 0 (GB/s counts the 2 (N - 1) / N x "
                "64 MiB each rank receives):"
             << std::endl;
   expect_speed(2.0 * double(received) * kRanks,
                Timed{"yours", [&] { set.enqueue(exercise11::fast_ring_all_reduce); }},
-               Timed{"cudaMemcpyAsync of the same bytes", copies}, kShare);
+               Timed{"cudaMemcpyAsync of the same bytes", copies}, kShare, every);
 }
 
 }  // namespace

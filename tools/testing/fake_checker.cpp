@@ -21,5 +21,8 @@ int main() {
   return 0;
 #elif defined(FAKE_MODE_crash)
   std::abort();
+#elif defined(FAKE_MODE_stopped)  // a checker whose kernel stopped its own hang (exercise 10.4)
+  std::cout << "TIMEOUT  0.8  a fake: waited 2 s on empty[0]" << std::endl;
+  return 1;
 #endif
 }

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -16,6 +17,8 @@
 #include <vector>
 
 #include "tutorial/errors.hpp"
+#include "tutorial/reference.hpp"
+#include "tutorial/verify.hpp"
 
 namespace tutorial {
 
@@ -29,9 +32,34 @@ struct ExerciseFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The row of the exercise being graded, "  id  title" (set by run_exercise()), for a check that
+/// must print its row and end at once (exercise_gpu.cuh: a timed call that hangs).
+inline std::string& current_row() {
+  static std::string row;
+  return row;
+}
+
 /// Throws ExerciseFailure with @p message unless @p ok.
 inline void expect(bool ok, const std::string& message) {
   if (!ok) throw ExerciseFailure(message);
+}
+
+/// Expects @p got to be the exact sum of @p values.
+inline void expect_int_sum(long long got, const std::vector<int32_t>& values,
+                           const std::string& what) {
+  const long long want = reference_sum(values);
+  expect(got == want, what + ": got " + std::to_string(got) + ", want " + std::to_string(want));
+}
+
+/// Expects @p got to be the sum of @p values within the error bound of any summation order:
+/// n - 1 float additions are within gamma(n - 1) sum |x| of the exact sum (NaN never passes).
+inline void expect_float_sum(float got, const std::vector<float>& values, const std::string& what) {
+  const double want = reference_sum(values);
+  const double bound =
+      rounding_gamma(static_cast<int64_t>(values.size())) * reference_sum_abs(values);
+  expect(std::fabs(got - want) <= bound,
+         what + ": got " + format_number(got) + ", want " + format_number(want) + " within " +
+             format_number(bound) + (std::isnan(got) ? " (NaN: never written?)" : ""));
 }
 
 /**
@@ -80,6 +108,7 @@ int run_exercise(int argc, char** argv, const std::string& id, const std::string
     }
   }
   const std::string row = "  " + id + "  " + title;
+  current_row() = row;
   try {
     check(run);
     std::cout << "PASS" << row << std::endl;
