@@ -1,6 +1,7 @@
 // Checker of exercise 9.1: the mapping on the host (every element of the tile computed by
-// exactly one thread, each run a whole 16-byte load inside the tile), then the SGEMM that uses
-// it on awkward shapes against cuBLAS, then the warps' regions (64 rows x 32 columns each).
+// exactly one thread, each run a whole 16-byte load inside the tile), before it asks for a GPU;
+// then the SGEMM that uses it on awkward shapes against cuBLAS; then the warps' regions: 32
+// rows x 64 columns each, so that chapter 09's own warp tiles (64 x 32) do not pass.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -8,7 +9,8 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/exercise_gpu.cuh"
+#include "tutorial/device_facts.cuh"
+#include "tutorial/exercise.hpp"
 
 namespace {
 
@@ -20,7 +22,8 @@ using exercise09::kThreads;
 using exercise09::kTileM;
 using exercise09::kTileN;
 
-constexpr int kWarpRows = 64, kWarpCols = 32;
+/// The region of the tile a warp covers in this exercise (chapter 09's: 64 rows x 32 columns).
+constexpr int kWarpRows = 32, kWarpCols = 64;
 
 /// What warp_tile_fragments gives every thread of the block.
 struct Mapping {
@@ -67,7 +70,8 @@ void expect_exact_cover(const Mapping& map) {
   }
 }
 
-/// Expects the elements of each warp (exactly once each, by now) to fill 64 rows x 32 columns.
+/// Expects the elements of each warp (exactly once each, by now) to fill kWarpRows x kWarpCols:
+/// a warp has 32 x 64 = 2048 elements, so a bounding box of that size holds nothing else.
 void expect_warp_regions(const Mapping& map) {
   for (int warp = 0; warp < kThreads / 32; ++warp) {
     int top = kTileM, bottom = -1, left = kTileN, right = -1;
@@ -82,13 +86,15 @@ void expect_warp_regions(const Mapping& map) {
     expect(bottom - top + 1 == kWarpRows && right - left + 1 == kWarpCols,
            "warp " + std::to_string(warp) + " spreads over rows " + std::to_string(top) + " to " +
                std::to_string(bottom) + " and columns " + std::to_string(left) + " to " +
-               std::to_string(right) + " of the tile; a warp tile is 64 rows x 32 columns");
+               std::to_string(right) + " of the tile; a warp tile here is " +
+               std::to_string(kWarpRows) + " rows x " + std::to_string(kWarpCols) + " columns");
   }
 }
 
 void check_warp_tile_map(const CheckRun& run) {
   const Mapping map;
-  expect_exact_cover(map);  // before any kernel runs with the mapping
+  expect_exact_cover(map);  // before any kernel runs with the mapping, and without a GPU
+  query_device();           // no GPU: exit 77 (run_gpu_exercise's check, after the host one)
   uint64_t seed = 92;
   for (const Shape& s : graded_shapes(run)) {
     SgemmCase sc(s, seed += 2);
@@ -101,6 +107,7 @@ void check_warp_tile_map(const CheckRun& run) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return run_gpu_exercise(argc, argv, "9.1", "warp tiles: which elements each thread computes",
-                          check_warp_tile_map);
+  return run_exercise(argc, argv, "9.1",
+                      "warp tiles of 32 x 64: which elements each thread computes",
+                      check_warp_tile_map);
 }

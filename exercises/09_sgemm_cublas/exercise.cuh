@@ -49,8 +49,9 @@ __host__ __device__ inline void block_grid_fragments(int thread, Fragment& rows,
 //! [exercise_9_1]
 /// Exercise 9.1: the rows and columns of the 128 x 128 tile that thread @p thread (0..255)
 /// computes, arranged by warps: every element of the tile is computed by exactly one thread,
-/// and the 32 threads of each warp together cover a region of 64 rows x 32 columns. Each run
-/// starts at a multiple of 4 (a 16-byte shared load) and lies inside the tile.
+/// and the 32 threads of each warp together cover a region of 32 rows x 64 columns (chapter
+/// 09's warp tiles are 64 rows x 32 columns). Each run starts at a multiple of 4 (a 16-byte
+/// shared load) and lies inside the tile.
 __host__ __device__ void warp_tile_fragments(int thread, Fragment& rows, Fragment& cols);
 
 /// C = A * B by the kernel of warp_tile_map.cu, each thread computing what warp_tile_fragments
@@ -60,16 +61,21 @@ void sgemm_warp_tiled(const float* d_a, const float* d_b, float* d_c, int64_t m,
 //! [exercise_9_1]
 
 //! [exercise_9_2]
-/// Exercise 9.2: C = A * B with two shared buffers of tiles and one barrier per step along K,
-/// for any shape. @pre 1 <= m, n, k.
-void sgemm_double_buffered(const float* d_a, const float* d_b, float* d_c, int64_t m, int64_t n,
-                           int64_t k);
+/// The depth of exercise 9.2's ring: shared buffers of one step's tiles (StepTiles) each.
+constexpr int kRingStages = 3;
 
-/// The kernel sgemm_double_buffered launches. The checker reads its shared memory size: two
-/// buffers, declared `__shared__` in the kernel, take at least 2 * sizeof(StepTiles) bytes.
+/// Exercise 9.2: C = A * B with chapter 07's arrangement (block_grid_fragments), the tiles of
+/// each step copied from global to shared memory by asynchronous copies (cp.async) into a ring
+/// of kRingStages buffers: while one step is multiplied, the copies of the next two are in
+/// flight. One barrier a step, and right for any shape. @pre 1 <= m, n, k.
+void sgemm_async_ring(const float* d_a, const float* d_b, float* d_c, int64_t m, int64_t n,
+                      int64_t k);
+
+/// The kernel sgemm_async_ring launches. The checker reads its shared memory size: the ring,
+/// declared `__shared__` in the kernel, takes at least kRingStages * sizeof(StepTiles) bytes.
 __global__ void __launch_bounds__(kThreads, 2)
-    sgemm_double_buffered_kernel(const float* __restrict__ a, const float* __restrict__ b,
-                                 float* __restrict__ c, int64_t m, int64_t n, int64_t k);
+    sgemm_async_ring_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                            float* __restrict__ c, int64_t m, int64_t n, int64_t k);
 //! [exercise_9_2]
 
 //! [exercise_9_3]

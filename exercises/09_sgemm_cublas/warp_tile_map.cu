@@ -8,8 +8,8 @@ namespace exercise09 {
 
 __host__ __device__ void warp_tile_fragments(int thread, Fragment& rows, Fragment& cols) {
   // TODO(9.1): arrange the threads by warps, as exercise.cuh's contract says: each warp covers
-  // 64 rows x 32 columns of the tile. Where you start: chapter 07's arrangement, in which a
-  // warp covers 16 rows and all 128 columns.
+  // 32 rows x 64 columns of the tile (not the chapter's 64 x 32). Where you start: chapter 07's
+  // arrangement, in which a warp covers 16 rows and all 128 columns.
   block_grid_fragments(thread, rows, cols);
 }
 

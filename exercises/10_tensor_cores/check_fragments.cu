@@ -1,7 +1,10 @@
-// Checker of exercise 10.2: the rows the lanes give lie inside the tiles; then the kernel of
-// fragments.cu multiplies random BF16 matrices with them, every element of C compared with a
-// double-precision CPU sum. When C is wrong, the lanes' registers are worked out on the host
-// (ldmatrix and mma.sync.m16n8k16 as the PTX manual lays them out) to say which one is wrong.
+// Checker of exercise 10.2. First the registers themselves: the kernel of fragments.cu
+// multiplies the 16 x 16 identity by a B whose every element is a number that names its place,
+// so that each element of C is the element of B that mma.sync received in that place, and a
+// wrong register is named with its lane and what it holds. Then random BF16 matrices, every
+// element of C compared with a double-precision CPU sum.
+#include <cuda_bf16.h>
+
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -16,80 +19,83 @@ namespace {
 
 using namespace tutorial;
 using namespace check10;
-using exercise10::TileRow;
+using exercise10::kMmaTile;
 
 /// M x N x K, each a multiple of 16: one tile and one step, one tile and many steps, several.
 const Shape kShapes[] = {{16, 16, 16}, {16, 16, 64}, {32, 48, 32}, {64, 32, 160}};
 
-/// A tile of A, or of B by columns: which of the two a message names.
-struct Operand {
-  const char* name;
-  TileRow (*row_of)(int lane);  ///< the learner's a_fragment_row or b_fragment_row
-  /// The tile's (row, k) of the first of the two values mma.sync takes in register @p j of
-  /// @p lane (the second is at k + 1).
-  TileRow (*wanted)(int lane, int j);
-  /// "A(3, 8..9)" or "B(8..9, 3)": an element pair of the tile in the operand's own terms.
-  std::string (*describe)(TileRow at);
-};
-
-/// A: a_2j a_2j+1 at row lane / 4 (+ 8 for odd j), k 2 (lane % 4) (+ 8 for j >= 2).
-TileRow a_wanted(int lane, int j) {
-  return {lane / 4 + 8 * (j % 2), 2 * (lane % 4) + 8 * (j / 2)};
-}
-/// B: r[0] r[1] are b0-b3 of column lane / 4, r[2] r[3] those of column 8 + lane / 4; b0 b1 at
-/// k 2 (lane % 4), b2 b3 8 further.
-TileRow b_wanted(int lane, int j) {
-  return {lane / 4 + 8 * (j / 2), 2 * (lane % 4) + 8 * (j % 2)};
-}
-std::string describe_a(TileRow at) {
-  return "A(" + std::to_string(at.row) + ", " + std::to_string(at.k) + ".." +
-         std::to_string(at.k + 1) + ")";
-}
-std::string describe_b(TileRow at) {
-  return "B(" + std::to_string(at.k) + ".." + std::to_string(at.k + 1) + ", " +
-         std::to_string(at.row) + ")";
+/// @p values, each exact in BF16, as BF16.
+std::vector<__nv_bfloat16> to_bf16(const std::vector<float>& values) {
+  std::vector<__nv_bfloat16> out(values.size());
+  for (size_t i = 0; i < values.size(); ++i) out[i] = __float2bfloat16_rn(values[i]);
+  return out;
 }
 
-const Operand kA{"A", exercise10::a_fragment_row, a_wanted, describe_a};
-const Operand kB{"B", exercise10::b_fragment_row, b_wanted, describe_b};
+/// The probe's B(p, j): 1 + 16 p + j, 1 to 256, each exact in BF16 (8 significant bits) and in
+/// a float sum of one product by 1 and fifteen by 0.
+int probe_value(int p, int j) {
+  return 1 + kMmaTile * p + j;
+}
 
-/// Expects every lane's row to lie in the 16 x 16 tile and its 16 bytes to start at value 0 or
-/// 8 (ldmatrix reads 16 aligned bytes), before any kernel runs with them.
-void expect_inside(const Operand& op) {
-  for (int lane = 0; lane < 32; ++lane) {
-    const TileRow at = op.row_of(lane);
-    expect(at.row >= 0 && at.row < exercise10::kMmaTile && (at.k == 0 || at.k == 8),
-           "lane " + std::to_string(lane) + " gives row " + std::to_string(at.row) + ", k " +
-               std::to_string(at.k) + " of " + op.name +
-               "'s tile; a row is 0 to 15, and ldmatrix reads 16 aligned bytes (8 values) of "
-               "it: k is 0 or 8");
+/// "B(8, 0)", or, where C holds no element of B's tile, the value and where it may come from.
+std::string name_probe_value(float value) {
+  const double code = double(value) - 1;
+  if (code >= 0 && code < kMmaTile * kMmaTile && code == std::floor(code)) {
+    const int c = int(code);
+    return "B(" + std::to_string(c / kMmaTile) + ", " + std::to_string(c % kMmaTile) + ")";
   }
+  if (std::isnan(value)) {
+    return "NaN (no element of B's tile: a NaN read from the padding after a row spreads over "
+           "its column of C, since 0 x NaN is NaN)";
+  }
+  return format_number(value) + " (no element of B's tile: the padding after a row?)";
 }
 
-/// The first register, in lane order, that ldmatrix.x4 at the learner's rows fills with other
-/// values than mma.sync takes there; empty when there is none. Matrix j's row lane / 4 is the
-/// row lane 8j + lane / 4 gives, and the lane receives its values 2 (lane % 4) and the next.
-std::string first_wrong_register(const Operand& op) {
+/**
+ * @brief Expects every register of every lane to hold the two elements of B that
+ *        mma.sync.m16n8k16 takes there, and names the first one that does not.
+ *
+ * C = I B, so C(p, j) is what the mma took as B(p, j): the value in that place of the
+ * fragments. The place of B(p, j): lane 4 (j % 8) + (p % 8) / 2, register 2 (j / 8) + p / 8
+ * (r[0], r[1] columns 0-7 at k 0-7 and 8-15; r[2], r[3] columns 8-15), the lower 16 bits for
+ * even p.
+ */
+void expect_registers() {
+  const Shape s{kMmaTile, kMmaTile, kMmaTile};
+  Bf16Problem p(s, 102);
+  std::vector<float> identity(kMmaTile * kMmaTile, 0.0f), b(kMmaTile * kMmaTile);
+  for (int i = 0; i < kMmaTile; ++i) identity[i * kMmaTile + i] = 1.0f;
+  for (int q = 0; q < kMmaTile; ++q) {
+    for (int j = 0; j < kMmaTile; ++j) b[q * kMmaTile + j] = float(probe_value(q, j));
+  }
+  p.a.copy_from(to_bf16(identity));
+  const DeviceBuffer<__nv_bfloat16> d_b(to_bf16(b));
+  exercise10::mma_tiles(p.a.data(), d_b.data(), p.c.data(), s.m, s.n, s.k);
+  const std::vector<float> c = p.learner_c("the identity times B (" + describe(s) + ")");
   for (int lane = 0; lane < 32; ++lane) {
     for (int j = 0; j < 4; ++j) {
-      const int giver = 8 * j + lane / 4;
-      const TileRow from = op.row_of(giver);
-      const TileRow got{from.row, from.k + 2 * (lane % 4)}, want = op.wanted(lane, j);
-      if (got.row == want.row && got.k == want.k) continue;
-      return "lane " + std::to_string(lane) + "'s register r[" + std::to_string(j) + "] of " +
-             op.name + " holds " + op.describe(got) + " (matrix " + std::to_string(j) + "'s row " +
-             std::to_string(lane / 4) + " is the one lane " + std::to_string(giver) +
-             " gives), but mma.sync.m16n8k16 takes " + op.describe(want) + " there";
+      const int col = lane / 4 + 8 * (j / 2), k = 2 * (lane % 4) + 8 * (j % 2);
+      const float low = c[k * kMmaTile + col], high = c[(k + 1) * kMmaTile + col];
+      if (low == probe_value(k, col) && high == probe_value(k + 1, col)) continue;
+      throw ExerciseFailure(
+          "lane " + std::to_string(lane) + "'s register r[" + std::to_string(j) + "] of B holds " +
+          name_probe_value(low) + " and " + name_probe_value(high) +
+          " (the lower and upper 16 bits), but mma.sync.m16n8k16 takes B(" + std::to_string(k) +
+          ", " + std::to_string(col) + ") and B(" + std::to_string(k + 1) + ", " +
+          std::to_string(col) + ") there (seen by multiplying the identity by a B whose element " +
+          "(p, j) is 1 + 16 p + j)");
     }
   }
-  return "";
 }
 
 /// Expects every element of C within gamma(2K) sum|a||b| of the double CPU sum; NaN never
-/// passes. A wrong C is explained by the first wrong register, where one is found.
-void expect_c(const Bf16Problem& p, const std::string& where) {
+/// passes.
+void expect_product(const Shape& s, uint64_t seed) {
+  Bf16Problem p(s, seed);  // its host B is row-major, already rounded to BF16
+  const DeviceBuffer<__nv_bfloat16> d_b(to_bf16(p.host.b));
+  exercise10::mma_tiles(p.a.data(), d_b.data(), p.c.data(), s.m, s.n, s.k);
+  const std::string where = describe(s);
   const std::vector<float> got = p.learner_c(where);
-  const Shape& s = p.s;
   std::vector<double> want(got.size()), bound(got.size());
   const double gamma = rounding_gamma(2 * s.k);
   for (int64_t r = 0; r < s.m; ++r) {
@@ -107,30 +113,23 @@ void expect_c(const Bf16Problem& p, const std::string& where) {
   const ElementTally tally = tally_elements(got, want, [&](size_t i) { return bound[i]; });
   if (tally.bad == 0) return;
   const auto i = static_cast<size_t>(tally.first_bad);
-  std::string why = first_wrong_register(kA);
-  if (why.empty()) why = first_wrong_register(kB);
   throw ExerciseFailure(
       where + ": " + std::to_string(tally.bad) + " elements of C wrong, the first C[" +
       std::to_string(i / s.n) + "][" + std::to_string(i % s.n) + "] = " + format_number(got[i]) +
       ", the CPU gives " + format_number(want[i]) + " (bound " + format_number(bound[i]) + ")" +
-      (std::isnan(got[i]) ? ": NaN, never written" : "") + (why.empty() ? "" : "; " + why));
+      (std::isnan(got[i]) ? ": NaN, never written" : ""));
 }
 
 void check_fragments(const CheckRun&) {
   expect_bf16_tensor_cores("10.2");
-  expect_inside(kA);
-  expect_inside(kB);
+  expect_registers();
   uint64_t seed = 102;
-  for (const Shape& s : kShapes) {
-    Bf16Problem p(s, seed += 2);
-    exercise10::mma_tiles(p.a.data(), p.b_cols.data(), p.c.data(), s.m, s.n, s.k);
-    expect_c(p, describe(s));
-  }
+  for (const Shape& s : kShapes) expect_product(s, seed += 2);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  return run_gpu_exercise(argc, argv, "10.2", "ldmatrix rows for mma.sync's fragments",
+  return run_gpu_exercise(argc, argv, "10.2", "B's fragments from a row-major tile",
                           check_fragments);
 }

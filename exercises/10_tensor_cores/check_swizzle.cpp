@@ -1,6 +1,6 @@
-// Checker of exercise 10.1, on the host: each row's pieces go to 4 different places; then every
-// ldmatrix.x4 of chapter 10's kernel, one 8 x 8 matrix at a time, and every 16-byte copy into
-// the tile take the fewest turns in bank_turns.hpp's model.
+// Checker of exercise 10.1, on the host: each row's pieces go to different places; then every
+// ldmatrix.x4 of a kernel like chapter 10's with tiles of 32-byte rows, one 8 x 8 matrix at a
+// time, and every 16-byte copy into the tile take the fewest turns in bank_turns.hpp's model.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -89,15 +89,19 @@ void expect_fewest_turns(const std::vector<Piece>& pieces, bool store, const std
                               " the fewest: " + busiest_bank(access) + ", a bank conflict");
 }
 
-/// Expects each row's 4 pieces to go to 4 different places, 0 to 3.
+/// Expects each row's kPiecesPerRow pieces to go to as many different places, 0 to
+/// kPiecesPerRow - 1.
 void expect_permutations() {
+  const std::string places =
+      kPiecesPerRow == 2 ? "0 and 1" : "0 to " + std::to_string(kPiecesPerRow - 1);
   for (int row = 0; row < kTileRows; ++row) {
-    int piece_at[kPiecesPerRow] = {-1, -1, -1, -1};
+    std::vector<int> piece_at(kPiecesPerRow, -1);
     for (int chunk = 0; chunk < kPiecesPerRow; ++chunk) {
       const int place = exercise10::swizzled_chunk(row, chunk);
       expect(place >= 0 && place < kPiecesPerRow,
              "row " + std::to_string(row) + ": piece " + std::to_string(chunk) +
-                 " is stored at place " + std::to_string(place) + "; a row has places 0 to 3");
+                 " is stored at place " + std::to_string(place) + "; a row of " +
+                 std::to_string(kTileDepth * 2) + " bytes has places " + places);
       expect(piece_at[place] < 0,
              "row " + std::to_string(row) + ": pieces " + std::to_string(piece_at[place]) +
                  " and " + std::to_string(chunk) + " are both stored at place " +
@@ -107,8 +111,9 @@ void expect_permutations() {
   }
 }
 
-/// Expects every ldmatrix.x4 of the kernel, 16 tile rows and 16 values along K at a time, to take
-/// one turn per 8 x 8 matrix: matrix i is the rows lanes 8i to 8i + 7 give, 16 bytes each.
+/// Expects every ldmatrix.x4 of the kernel, 16 tile rows and 16 values along K at a time (the
+/// whole depth of a tile of 32-byte rows), to take one turn per 8 x 8 matrix: matrix i is the
+/// rows lanes 8i to 8i + 7 give, 16 bytes each.
 /// @p lane_row and @p lane_k: the row and first value each lane gives, as the kernel computes
 /// them for A's tile or for B's.
 template <typename LaneRow, typename LaneK>
@@ -129,8 +134,9 @@ void expect_ldmatrix(const std::string& tile, LaneRow lane_row, LaneK lane_k) {
   }
 }
 
-/// Expects the kernel's 16-byte copies into a tile to take the fewest turns: piece e % 4 of row
-/// e / 4 for e = t + 256 i, so a warp stores 8 whole rows.
+/// Expects the kernel's 16-byte copies into a tile to take the fewest turns: piece
+/// e % kPiecesPerRow of row e / kPiecesPerRow for e = t + 256 i, so a warp stores 16 whole rows
+/// of 32 bytes.
 void expect_copies() {
   for (int first = 0; first < kTileRows * kPiecesPerRow; first += 32) {
     std::vector<Piece> pieces;
@@ -157,5 +163,5 @@ void check_swizzle(const CheckRun&) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return run_exercise(argc, argv, "10.1", "a swizzle without bank conflicts", check_swizzle);
+  return run_exercise(argc, argv, "10.1", "a swizzle for 32-byte rows", check_swizzle);
 }

@@ -1,14 +1,16 @@
 /**
  * @file exercises/10_tensor_cores/exercise.cuh
  * @brief The functions of exercises 10.2 and 10.3, shared by the learner's files and the
- *        checkers, and the pieces of chapter 10 that they build on: ldmatrix.x4, mma.sync and
- *        the zero padding that lets a kernel of whole tiles take any shape.
+ *        checkers, and the pieces of chapter 10 that they build on: ldmatrix.x4 (and, for
+ *        10.2, its .trans form), mma.sync and the zero padding that lets a kernel of whole
+ *        tiles take any shape.
  *
- * Storage, as in chapter 10: A (m x k, BF16) is row-major; B (k x n, BF16) is stored by
- * columns, as n rows of k values (b_cols[col * k + p] = B(p, col)), so that both are contiguous
- * along K; C (m x n, float) is row-major. Every matrix lives in device memory as cudaMalloc
- * returns it. The tensor-core instructions need compute capability 8.0 or newer: the device
- * code here is compiled only for such GPUs (`__CUDA_ARCH__ >= 800`), as in the chapter.
+ * Storage: A (m x k, BF16) is row-major; C (m x n, float) is row-major. B (k x n, BF16) is
+ * stored by columns in 10.3, as in chapter 10: n rows of k values (b_cols[col * k + p] =
+ * B(p, col)), so that A and B are contiguous along K. In 10.2 B is row-major (b[p * n + col] =
+ * B(p, col)), as a C++ array, NumPy or PyTorch stores it. Every matrix lives in device memory as
+ * cudaMalloc returns it. The tensor-core instructions need compute capability 8.0 or newer: the
+ * device code here is compiled only for such GPUs (`__CUDA_ARCH__ >= 800`), as in the chapter.
  */
 #pragma once
 
@@ -28,30 +30,26 @@ using tutorial::ceil_div;
 /// mma.sync.m16n8k16's tile along M and K, and the 16 x 16 tile of C of exercise 10.2.
 constexpr int kMmaTile = 16;
 
-/// A row of a 16 x 16 tile in shared memory, and the first of the 8 values (16 bytes) along K
-/// that a lane gives ldmatrix from it.
-struct TileRow {
-  int row;  ///< 0..15
-  int k;    ///< 0 or 8
-};
+/// Row length of exercise 10.2's shared tiles: 16 values and 8 of padding. 48 bytes keep every
+/// row 16-byte aligned, as ldmatrix needs, and put any 8 consecutive rows in 8 different groups
+/// of 4 banks (chapter 06's padding; chapter 10's kernel swizzles instead).
+constexpr int kTileStride = kMmaTile + 8;
 
 //! [exercise_10_2]
-/// Exercise 10.2: the row of a 16 x 16 tile of A (16 rows of A, 16 values along K each) and the
-/// first of the 8 values in it whose address lane @p lane (0..31) gives ldmatrix.x4, so that
-/// the lane's four registers r[0..3] are exactly its fragment of A for mma.sync.m16n8k16
-/// (.row): r[j] holds the fragment's elements a_2j and a_2j+1.
-__host__ __device__ TileRow a_fragment_row(int lane);
+/// Exercise 10.2: lane @p lane's part of one ldmatrix.x4 (or ldmatrix_x4_trans) of the warp,
+/// which loads into @p r the lane's fragments of B for two mma.sync.m16n8k16 (.col) from
+/// @p tile, a 16 x 16 tile of B stored row-major: tile[p][j] = B(p, j), p along K, j along N.
+/// r[0] and r[1] are then the lane's b0 b1 and b2 b3 of columns 0-7 (b0 b1: B(2 (lane % 4), c)
+/// and B(2 (lane % 4) + 1, c) of column c = lane / 4; b2 b3 the same 8 further along K), and
+/// r[2] and r[3] the same of columns 8-15. Called by all 32 lanes together.
+__device__ void load_b_fragments(uint32_t (&r)[4],
+                                 const __nv_bfloat16 (&tile)[kMmaTile][kTileStride], int lane);
 
-/// Exercise 10.2: the same for a 16 x 16 tile of B stored by columns (row j of the tile: column
-/// j of B, 16 values along K), so that r[0] and r[1] are the lane's fragment b0 to b3 of B's
-/// columns 0-7 for mma.sync.m16n8k16 (.col), and r[2] and r[3] its fragment of columns 8-15.
-__host__ __device__ TileRow b_fragment_row(int lane);
-
-/// C = A * B by the kernel of fragments.cu: one warp per 16 x 16 tile of C, its fragments
-/// loaded with ldmatrix.x4 at the rows a_fragment_row and b_fragment_row give.
+/// C = A * B by the kernel of fragments.cu, for B row-major: one warp per 16 x 16 tile of C,
+/// A's fragments loaded as chapter 10 loads them, B's with load_b_fragments.
 /// @pre m, n, k multiples of 16; compute capability 8.0 or newer.
-void mma_tiles(const __nv_bfloat16* d_a, const __nv_bfloat16* d_b_cols, float* d_c, int64_t m,
-               int64_t n, int64_t k);
+void mma_tiles(const __nv_bfloat16* d_a, const __nv_bfloat16* d_b, float* d_c, int64_t m, int64_t n,
+               int64_t k);
 //! [exercise_10_2]
 
 //! [exercise_10_3]
@@ -65,10 +63,25 @@ void fast_bf16_gemm(const __nv_bfloat16* d_a, const __nv_bfloat16* d_b_cols, flo
 
 // The pieces of chapter 10 that the exercises build on.
 
-// ldmatrix.x4 and mma.sync.m16n8k16, as the chapter uses them (tutorial/tensor_core_ptx.cuh).
+// ldmatrix.x4 and mma.sync.m16n8k16, as the chapter uses them (tutorial/tensor_core_ptx.cuh),
+// and ldmatrix.x4 with .trans, which the chapter does not use.
 #if __CUDA_ARCH__ >= 800
 using tutorial::ldmatrix_x4;
 using tutorial::mma_16x8x16;
+
+//! [ldmatrix_trans]
+/// ldmatrix.x4.trans: as ldmatrix_x4, lanes 8i to 8i + 7 give the addresses of matrix i's 8
+/// rows (16 bytes each, 16-byte aligned), but each matrix arrives transposed: lane l receives,
+/// in r[i], the two values of matrix i in *column* l / 4, rows 2 (l % 4) and the next (the lower
+/// row in the lower 16 bits).
+__device__ inline void ldmatrix_x4_trans(uint32_t (&r)[4], const __nv_bfloat16* row_address) {
+  const auto address = static_cast<uint32_t>(__cvta_generic_to_shared(row_address));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address)
+               : "memory");
+}
+//! [ldmatrix_trans]
 #endif
 
 /// Every dimension of a padded problem is a multiple of this, the chapter's kPad: the largest

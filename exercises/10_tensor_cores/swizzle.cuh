@@ -1,6 +1,6 @@
-// Exercise 10.1: where each 16-byte piece of a row of chapter 10's shared tiles is stored (see
-// README.md). A header: the checker includes it, since a constexpr function is defined where it
-// is used.
+// Exercise 10.1: where each 16-byte piece of a row of a shared tile of 32-byte rows is stored
+// (see README.md). A header: the checker includes it, since a constexpr function is defined
+// where it is used.
 #pragma once
 
 #include "exercise.hpp"
@@ -9,9 +9,9 @@
 namespace exercise10 {
 
 __host__ __device__ constexpr int swizzled_chunk(int row, int chunk) {
-  // TODO(10.1): place the pieces as exercise.hpp's contract says: a row's 4 pieces in 4
-  // different places, and no access of the chapter's kernel slowed by a bank conflict. Where
-  // you start: every piece in its own place, the plain layout.
+  // TODO(10.1): place the pieces as exercise.hpp's contract says: a row's 2 pieces in 2
+  // different places, and no access of the kernel slowed by a bank conflict. Where you start:
+  // every piece in its own place, the plain layout.
   return chunk;
 }
 

@@ -6,14 +6,16 @@
 namespace exercise09 {
 
 __host__ __device__ void warp_tile_fragments(int thread, Fragment& rows, Fragment& cols) {
-  // The 8 warps as 2 x 4 regions of 64 rows x 32 columns. In its region, lane l sits at
-  // (l / 4, l % 4) of an 8 x 4 grid and computes two runs of 4 rows 32 apart and two runs of 4
-  // columns 16 apart: 8 lanes x 2 runs x 4 = 64 rows, 4 lanes x 2 runs x 4 = 32 columns.
+  // The 8 warps as 4 x 2 regions of 32 rows x 64 columns. A lane computes 8 x 8, so the 32
+  // lanes of a region form a (32 / 8) x (64 / 8) = 4 x 8 grid: lane l at (l / 8, l % 8). Its two
+  // runs of rows lie 16 apart and its two runs of columns 32 apart, so that the 8 lanes of a
+  // lane row read 8 neighbouring float4 of B (128 bytes) per run: 4 lanes x 2 runs x 4 = 32
+  // rows, 8 lanes x 2 runs x 4 = 64 columns.
   const int warp = thread / 32, lane = thread % 32;
-  const int row0 = warp / 4 * 64, col0 = warp % 4 * 32;
-  const int lr = lane / 4, lc = lane % 4;
-  rows = {row0 + 4 * lr, row0 + 32 + 4 * lr};
-  cols = {col0 + 4 * lc, col0 + 16 + 4 * lc};
+  const int row0 = warp / 2 * 32, col0 = warp % 2 * 64;
+  const int lr = lane / 8, lc = lane % 8;
+  rows = {row0 + 4 * lr, row0 + 16 + 4 * lr};
+  cols = {col0 + 4 * lc, col0 + 32 + 4 * lc};
 }
 
 /// C = A * B, a 128 x 128 tile of C per block, each thread computing the 8 x 8 elements that

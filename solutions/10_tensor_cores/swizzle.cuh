@@ -1,4 +1,4 @@
-// Exercise 10.1, solved: where each 16-byte piece of a row of chapter 10's shared tiles is
+// Exercise 10.1, solved: where each 16-byte piece of a row of a shared tile of 32-byte rows is
 // stored. A header: the checker includes it, since a constexpr function is defined where it is
 // used.
 #pragma once
@@ -8,11 +8,14 @@
 namespace exercise10 {
 
 __host__ __device__ constexpr int swizzled_chunk(int row, int chunk) {
-  // A row is 64 bytes: rows 2i and 2i + 1 share the 32 banks, and the 8 rows an ldmatrix
-  // matrix reads are 4 such pairs. XOR-ing the piece with the pair's number mod 4 (row / 2)
-  // gives the 4 pairs 4 different places for the same piece, so the 8 rows fill all 8 groups of
-  // 4 banks; an XOR with a fixed number permutes 0..3, so a row keeps its 4 places.
-  return chunk ^ ((row >> 1) & (kPiecesPerRow - 1));
+  // A row is 32 bytes: rows 4i to 4i + 3 share the 32 banks, and of the 8 rows an ldmatrix
+  // matrix reads, rows r and r + 4 store the same piece in the same 4 banks. Rows 0-3 of each 8
+  // leave their piece's other group of 4 banks free: swapping the 2 pieces in rows 4-7 (an XOR
+  // with bit 2 of the row, row / 4 mod 2) puts the same piece of the 8 rows in 8 different
+  // groups. An XOR with a fixed number permutes 0..1, so a row keeps its 2 places. (TMA's
+  // 32-byte swizzle, CUTLASS's Swizzle<1,4,3>, stores a tile that starts at a multiple of 256
+  // bytes the same way: address bit 4 ^= address bit 7.)
+  return chunk ^ ((row >> 2) & (kPiecesPerRow - 1));
 }
 
 /// The offset (in BF16 values) of element (@p row, @p k) in a tile stored with swizzled_chunk:

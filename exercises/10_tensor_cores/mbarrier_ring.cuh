@@ -1,0 +1,260 @@
+/**
+ * @file exercises/10_tensor_cores/mbarrier_ring.cuh
+ * @brief Exercise 10.4's shared parts: a ring of three shared-memory stages with a "full" and an
+ *        "empty" mbarrier each, the PTX that fills a stage and hands it back, and waits that
+ *        give up. A wait that would never end stops the kernel after kWaitLimitNs with a line
+ *        that says which barrier and which parity it waited for, so that a wrong parity or a
+ *        missing release is a TIMEOUT row within seconds, never a GPU that hangs.
+ *
+ * The PTX here (mbarrier.try_wait.parity, arrive.expect_tx, cp.async.bulk, elect.sync) is plain
+ * sm_90, which later GPUs run too: the device code is compiled where __CUDA_ARCH__ >= 900 and
+ * runs on compute capability 9.0 and newer. The copy is TMA's one-dimensional bulk copy (no
+ * tensor map): the lesson is the ring, not the copy.
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+
+#include "tutorial/cuda_check.cuh"
+
+namespace exercise10 {
+
+/// Stages in the ring (chapter 10's kernels have 4).
+constexpr int kRingStages = 3;
+/// Consumer warps: warps 1 to 4 of the block. Warp 0 holds the producer thread.
+constexpr int kConsumerWarps = 4;
+constexpr int kRingThreads = 32 * (1 + kConsumerWarps);
+/// A tile is kTileWords 32-bit words (4 KiB); each consumer thread adds kWordsPerLane of them.
+constexpr int kWordsPerLane = 8;
+constexpr int kTileWords = kConsumerWarps * 32 * kWordsPerLane;
+constexpr uint32_t kTileBytes = kTileWords * sizeof(uint32_t);
+/// How long one wait may take before it gives up: far longer than a correct ring waits for a copy
+/// or a release, far shorter than the grader's own limit of 60 s.
+constexpr uint64_t kWaitLimitNs = 2'000'000'000;
+
+/// How long a wait that gave up lets the kernel run on before it stops it: in a deadlock both
+/// sides' waits began at almost the same moment, and both get to report.
+constexpr uint64_t kReportWindowNs = 500'000'000;
+
+/// A wait that gave up: who waited, on which barrier, for which parity.
+struct StuckWait {
+  int seen;         ///< 0 until a wait of this side gives up
+  int block, warp;  ///< warp 0: the producer; warps 1..kConsumerWarps: the consumers
+  int empty;        ///< 1: it waited on empty[stage]; 0: on full[stage]
+  int stage;
+  uint32_t parity;  ///< the parity of the phase it waited to see completed
+};
+
+/// The first wait of each side that gave up. It lives in host memory mapped for the device,
+/// because a kernel that traps takes the CUDA context (and so all device memory) with it.
+struct WaitTimeouts {
+  StuckWait producer, consumer;
+};
+
+/// The process's WaitTimeouts, zeroed, in pinned host memory mapped for the device.
+inline volatile WaitTimeouts* wait_timeouts() {
+  struct Pinned {
+    Pinned() {
+      CUDA_CHECK(cudaHostAlloc(&record, sizeof(WaitTimeouts), cudaHostAllocMapped));
+      *record = WaitTimeouts{};
+    }
+    ~Pinned() { cudaFreeHost(record); }  // a failure here has nowhere to go
+    WaitTimeouts* record = nullptr;
+  };
+  static Pinned pinned;
+  return pinned.record;
+}
+
+/// The same record as the kernel addresses it.
+inline WaitTimeouts* wait_timeouts_on_device() {
+  void* device = nullptr;
+  CUDA_CHECK(cudaHostGetDevicePointer(&device, const_cast<WaitTimeouts*>(wait_timeouts()), 0));
+  return static_cast<WaitTimeouts*>(device);
+}
+
+/// The block's ring in shared memory: the stages, and each stage's two barriers.
+struct Ring {
+  alignas(128) uint32_t tiles[kRingStages][kTileWords];
+  uint64_t full[kRingStages];   ///< phase r completes when round r's tile has landed
+  uint64_t empty[kRingStages];  ///< phase r completes when every consumer warp is done with it
+  WaitTimeouts* timeouts;       ///< where a wait that gives up reports
+};
+
+//! [exercise_10_4]
+/// Exercise 10.4: where one side (the producer thread, or a consumer warp) is in the ring. Its
+/// uses go to stages 0, 1, 2, 0, 1, 2, ...; the uses of one pass over the stages are a round,
+/// and @p phase is the round's parity: 0 on rounds 0, 2, 4, ..., 1 on rounds 1, 3, 5, ...
+struct RingState {
+  int stage = 0;
+  uint32_t phase = 0;
+  /// Exercise 10.4: moves to the next use.
+  __device__ void advance();
+};
+
+/// Exercise 10.4: the producer thread puts the @p steps tiles at @p d_job into the ring, from
+/// the use @p at stands on: each into its stage as soon as the consumers have released the
+/// stage's previous round (fill_stage() copies it and arms the stage's full barrier).
+__device__ void produce_job(Ring& ring, RingState& at, const uint32_t* d_job, int64_t steps);
+
+/// Exercise 10.4: a consumer warp adds the job's @p steps tiles to @p sum (add_tile()), each
+/// once its bytes have landed, and hands every stage back once it has read it.
+__device__ void consume_job(Ring& ring, RingState& at, int64_t steps,
+                            uint32_t (&sum)[kWordsPerLane]);
+
+/// Exercise 10.4's kernel (mbarrier_ring.cu): sums[job] = the word-by-word sum (modulo 2^32)
+/// of tiles job * steps to job * steps + steps - 1, each block taking jobs blockIdx.x,
+/// blockIdx.x + blocks, ... through its ring. @pre jobs, steps, blocks >= 1; @p d_tiles and
+/// @p d_sums hold jobs * steps and jobs tiles, 16-byte aligned; compute capability 9.0.
+void sum_job_tiles(const uint32_t* d_tiles, uint32_t* d_sums, int64_t jobs, int64_t steps,
+                   int blocks);
+//! [exercise_10_4]
+
+/// Claimed by the first wait of the producer (0) and of the consumers (1) that gives up, so that
+/// each side reports once (the process ends with that kernel: they are never reset). Declared
+/// for host and device alike, as every __device__ variable must be.
+static __device__ unsigned int g_gave_up[2] = {0, 0};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+
+/// The address of @p p in the shared-memory window, the form the PTX below takes.
+__device__ inline uint32_t shared_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+/// Thread 0, once per block: full[s] expects one arrival (the producer's) and the tile's bytes,
+/// empty[s] one arrival per consumer warp; then the barriers are made visible to the other
+/// threads and to the copy engine. A __syncthreads() must follow.
+__device__ inline void init_ring(Ring& ring, WaitTimeouts* timeouts) {
+  for (int s = 0; s < kRingStages; ++s) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(&ring.full[s]))
+                 : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(&ring.empty[s])),
+                 "r"(kConsumerWarps)
+                 : "memory");
+  }
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  ring.timeouts = timeouts;
+}
+
+/// True once the phase of @p parity of the barrier at @p bar has completed. Phases alternate
+/// parity 0, 1, 0, ...; asked for the parity of the phase before the current one, it is true at
+/// once: on a new barrier, parity 1 is.
+__device__ inline bool mbarrier_done(uint32_t bar, uint32_t parity) {
+  uint32_t done;
+  asm volatile(
+      "{\n"
+      ".reg .pred complete;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, complete;\n"
+      "}\n"
+      : "=r"(done)
+      : "r"(bar), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+
+/// Nanoseconds on the GPU's global clock.
+__device__ inline uint64_t global_ns() {
+  uint64_t ns;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+
+/// A wait gave up: the first of its side records what it waited for and prints it; each one
+/// lets the kernel run kReportWindowNs more (so that the other side's waits, if stuck as long,
+/// report too) and then traps, which ends the kernel with an error instead of a hang.
+__device__ inline void give_up(WaitTimeouts* record, int empty, int stage, uint32_t parity) {
+  const int side = threadIdx.x < 32 ? 0 : 1;
+  if (atomicExch(&g_gave_up[side], 1u) == 0) {
+    volatile StuckWait* out = side == 0 ? &record->producer : &record->consumer;
+    out->block = int(blockIdx.x);
+    out->warp = int(threadIdx.x / 32);
+    out->empty = empty;
+    out->stage = stage;
+    out->parity = parity;
+    out->seen = 1;
+    __threadfence_system();  // in host memory before the trap ends the kernel
+    printf(
+        "exercise 10.4: block %d, warp %d waited %.0f s on %s[%d] for its phase of parity %u "
+        "to complete, and it did not\n",
+        int(blockIdx.x), int(threadIdx.x / 32), kWaitLimitNs / 1e9, empty ? "empty" : "full", stage,
+        parity);
+  }
+  const uint64_t until = global_ns() + kReportWindowNs;
+  while (global_ns() < until) {
+  }
+  __trap();
+}
+
+/// Waits until the phase of @p parity of @p bar has completed, or gives up after kWaitLimitNs.
+__device__ inline void wait_bounded(const Ring& ring, const uint64_t& bar, int empty, int stage,
+                                    uint32_t parity) {
+  const uint32_t address = shared_address(&bar);
+  if (mbarrier_done(address, parity)) return;
+  const uint64_t start = global_ns();
+  while (!mbarrier_done(address, parity)) {
+    if (global_ns() - start > kWaitLimitNs) give_up(ring.timeouts, empty, stage, parity);
+  }
+}
+
+/// Waits until the phase of parity @p parity of full[@p stage] has completed: the tile of that
+/// round has landed in the stage.
+__device__ inline void wait_full(const Ring& ring, int stage, uint32_t parity) {
+  wait_bounded(ring, ring.full[stage], 0, stage, parity);
+}
+
+/// Waits until the phase of parity @p parity of empty[@p stage] has completed: every consumer
+/// warp has released that round of the stage.
+__device__ inline void wait_empty(const Ring& ring, int stage, uint32_t parity) {
+  wait_bounded(ring, ring.empty[stage], 1, stage, parity);
+}
+
+/// The producer thread: arms full[@p stage] with its one arrival and the tile's kTileBytes, and
+/// starts the bulk copy of the tile at @p d_tile into the stage, whose bytes complete the
+/// phase when they land. @pre the stage is empty (its previous round released).
+__device__ inline void fill_stage(Ring& ring, int stage, const uint32_t* d_tile) {
+  const uint32_t full = shared_address(&ring.full[stage]);
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(full),
+               "r"(kTileBytes)
+               : "memory");
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::
+          "r"(shared_address(ring.tiles[stage])),
+      "l"(d_tile), "r"(kTileBytes), "r"(full)
+      : "memory");
+}
+
+/// A consumer warp (all 32 lanes, converged): its one arrival on empty[@p stage], made by the
+/// lane elect.sync picks. The warp's reads of the stage before it are ordered before it.
+__device__ inline void release_stage(Ring& ring, int stage) {
+  asm volatile(
+      "{\n"
+      ".reg .pred leader;\n"
+      "elect.sync _|leader, 0xffffffff;\n"
+      "@leader mbarrier.arrive.shared::cta.b64 _, [%0];\n"
+      "}\n" ::"r"(shared_address(&ring.empty[stage]))
+      : "memory");
+}
+
+/// The consumer thread t (threadIdx.x - 32): its words t, t + 128, ..., of the tile in
+/// @p stage, added to @p sum.
+__device__ inline void add_tile(uint32_t (&sum)[kWordsPerLane], const Ring& ring, int stage) {
+  const int t = int(threadIdx.x) - 32;
+#pragma unroll
+  for (int i = 0; i < kWordsPerLane; ++i) sum[i] += ring.tiles[stage][i * 32 * kConsumerWarps + t];
+}
+
+/// The consumer thread t: its words of the job's sums, at @p d_sums.
+__device__ inline void store_sums(uint32_t* d_sums, const uint32_t (&sum)[kWordsPerLane]) {
+  const int t = int(threadIdx.x) - 32;
+#pragma unroll
+  for (int i = 0; i < kWordsPerLane; ++i) d_sums[i * 32 * kConsumerWarps + t] = sum[i];
+}
+
+#endif
+
+}  // namespace exercise10
