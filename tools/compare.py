@@ -6,7 +6,8 @@ built. Each chapter then runs once; its text report goes to the terminal and its
 (written through TUTORIAL_REPORT_JSON) feeds the table. The table, the roofs, the roofline's
 numbers and the raw reports are saved as comparison.json in --out and, where matplotlib is
 installed and some chapter measured a rate, drawn as comparison.png (each chapter's best kernel
-next to the vendor library) and roofline.png (every kernel against the roofs, docs/roofline.md).
+next to the vendor library) and roofline.png (every kernel against the roofs, docs/roofline.md;
+chapter 10's report adds its BF16 tensor-core peak as a second compute roof).
 
     python3 tools/compare.py --bin build/bin --out build/comparison [--n 2^24] [--reps 20]
                              [--profile build/profile/profile.json]
@@ -149,6 +150,12 @@ BANDWIDTH_ROOFS = [("dram_peak_gbs", "DRAM peak", "-"),
                    ("dram_measured_gbs", "DRAM measured", "--"),
                    ("l2_measured_gbs", "L2 measured", "-.")]
 COMPUTE_ROOF = "fp32_peak_gflops"
+# Compute roofs the roofs tool does not give: the peak a chapter's report states, taken from
+# that chapter's report (key, chapter, label). Chapter 10's is the BF16 tensor-core peak it
+# derives from the SM count, the reported clock and the FLOPs per SM and clock of the
+# architecture (chapters/10_tensor_cores/tensor_peak.cuh); absent where it does not know it.
+REPORT_COMPUTE_ROOFS = [("bf16_tensor_peak_gflops", "10_tensor_cores",
+                         "BF16 tensor-core peak (chapter 10's report)")]
 SIZE_OPTIONS = ("--n", "--m", "--k")
 
 
@@ -224,10 +231,15 @@ def roofline_data(roofs, reports, profile, sizes):
     """
     chosen = {key: (roofs or {}).get(key) for key, _, _ in BANDWIDTH_ROOFS}
     chosen[COMPUTE_ROOF] = (roofs or {}).get(COMPUTE_ROOF)
-    for report in filter(None, reports.values()):
+    own_roofs = {chapter for _, chapter, _ in REPORT_COMPUTE_ROOFS}
+    for chapter, report in reports.items():
+        if not report or chapter in own_roofs:  # its peak is another roof than FP32's
+            continue
         key = {"GB/s": "dram_peak_gbs", "GFLOP/s": COMPUTE_ROOF}.get(report.get("rate_unit"))
         if key and not chosen[key]:
             chosen[key] = report.get("peak_rate")
+    for key, chapter, _ in REPORT_COMPUTE_ROOFS:
+        chosen[key] = (reports.get(chapter) or {}).get("peak_rate")
     chosen = {key: value for key, value in chosen.items() if value}
     points = []
     for chapter, report in reports.items():
@@ -244,9 +256,12 @@ def roofline_data(roofs, reports, profile, sizes):
                 point["measured_ops_per_byte"] = operations / bytes_moved
             points.append(point)
     data = {"roofs": chosen, "points": points}
-    if COMPUTE_ROOF in chosen:  # ridge points: where a FLOP kernel stops being memory-bound
-        data["ridge_flop_per_byte"] = {key: chosen[COMPUTE_ROOF] / chosen[key]
-                                       for key, _, _ in BANDWIDTH_ROOFS if key in chosen}
+    # Ridge points: where a FLOP kernel stops being memory-bound, per compute roof.
+    for compute, ridge in [(COMPUTE_ROOF, "ridge_flop_per_byte")] + [
+            (key, f"ridge_{key}") for key, _, _ in REPORT_COMPUTE_ROOFS]:
+        if compute in chosen:
+            data[ridge] = {key: chosen[compute] / chosen[key]
+                           for key, _, _ in BANDWIDTH_ROOFS if key in chosen}
     return data
 
 
@@ -290,7 +305,9 @@ def draw_roofline(roofline, path, plt):
     roofs, points = roofline["roofs"], roofline["points"]
     xs = [p["ops_per_byte"] for p in points] + [p["measured_ops_per_byte"] for p in points
                                                  if "measured_ops_per_byte" in p]
-    xs += list(roofline.get("ridge_flop_per_byte", {}).values())
+    for ridges in [roofline.get("ridge_flop_per_byte", {})] + [
+            roofline.get(f"ridge_{key}", {}) for key, _, _ in REPORT_COMPUTE_ROOFS]:
+        xs += list(ridges.values())
     span = [min(xs) / 4, max(xs) * 4]
     fig, axis = plt.subplots(figsize=(13, 6.5))
     for key, label, style in BANDWIDTH_ROOFS:
@@ -299,7 +316,11 @@ def draw_roofline(roofline, path, plt):
                       label=f"{label}: {roofs[key]:.0f} GB/s")
     if COMPUTE_ROOF in roofs:
         axis.axhline(roofs[COMPUTE_ROOF], color="black",
-                     label=f"FP32 FMA peak: {roofs[COMPUTE_ROOF]:.0f} GFLOP/s (FLOP points only)")
+                     label=f"FP32 FMA peak: {roofs[COMPUTE_ROOF]:.0f} GFLOP/s (FP32 FLOP points)")
+    for key, _, label in REPORT_COMPUTE_ROOFS:
+        if key in roofs:
+            axis.axhline(roofs[key], color="black", linestyle=":",
+                         label=f"{label}: {roofs[key]:.0f} GFLOP/s (BF16 FLOP points)")
     chapters = sorted({p["chapter"] for p in points})
     colors = {c: plt.get_cmap("tab10")(i % 10) for i, c in enumerate(chapters)}
     for p in points:
@@ -330,6 +351,7 @@ def draw_roofline(roofline, path, plt):
     axis.set_xscale("log")
     axis.set_yscale("log")
     ys = [p["gops"] for p in points] + [roofs.get(COMPUTE_ROOF, 0)]
+    ys += [roofs.get(key, 0) for key, _, _ in REPORT_COMPUTE_ROOFS]
     axis.set_ylim(min(y for y in ys if y > 0) / 3, max(ys) * 3)  # bandwidth roofs: clipped
     axis.set_xlabel("arithmetic intensity: operations per byte of device memory")
     axis.set_ylabel("G operations/s (adds, or FLOPs)")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tools/compare.py's roofs, cyc/elem column, roofline numbers and charts, on fake chapters.
 
-    compare_roofline_test.py rates    # two chapters with rates, a roofs tool and a profile
+    compare_roofline_test.py rates    # three chapters with rates (one states a tensor-core peak),
+                                      # a roofs tool and a profile
     compare_roofline_test.py skipped  # every program exits 77 (no GPU): no chart at all
 
 Each fake program is a script in a temporary bin folder: a chapter writes the JSON report it is
@@ -60,6 +61,12 @@ MATMUL = report("07_fake_matmul", "GFLOP/s", 300.0, "FLOP", "matmul_fake (16x16)
         baseline="cublasSgemm (FP32)", kernel="matmul_fake<16>"),
     row("cublasFake (TF32)", 90000.0, 95.0, 0.1, vendor=True),
     row("cublasSgemm (FP32)", 40000.0, 70.0, 0.25, vendor=True)])
+# Chapter 10's report states the BF16 tensor-core peak: the roofline's second compute roof.
+TENSOR = dict(report("10_tensor_cores", "GFLOP/s", 1000.0, "FLOP", "wgmma_fake", [
+    row("wgmma_fake", 700000.0, 70.0, 0.2),
+    row("cublasGemmEx (BF16, FP32 accumulate)", 750000.0, 75.0, 0.19, vendor=True)]),
+    peak_rate=1000000.0)
+TENSOR_ROOF = {"bf16_tensor_peak_gflops": 1000000.0}
 # One kernel of each chapter profiled; chapter 02's profile ran at another size than the
 # comparison (which passes no --n), so its bytes must not be used.
 PROFILE = {"chapters": {
@@ -81,7 +88,9 @@ WANT = {("02_fake_sum", "reduce_fake"): (0.25, 250.0, None),
         ("02_fake_sum", "cub::DeviceReduce::Sum"): (0.25, 500.0, None),
         ("07_fake_matmul", "matmul_fake (16x16)"): (300.0, 5000.0, 20.0),
         ("07_fake_matmul", "cublasFake (TF32)"): (300.0, 90000.0, None),
-        ("07_fake_matmul", "cublasSgemm (FP32)"): (300.0, 40000.0, None)}
+        ("07_fake_matmul", "cublasSgemm (FP32)"): (300.0, 40000.0, None),
+        ("10_tensor_cores", "wgmma_fake"): (1000.0, 700000.0, None),
+        ("10_tensor_cores", "cublasGemmEx (BF16, FP32 accumulate)"): (1000.0, 750000.0, None)}
 
 
 def close(a, b):
@@ -109,8 +118,11 @@ def check_cycles_column(stdout):
 def check_roofline(data):
     assert data["roofs"] == ROOFS, data["roofs"]
     roofline = data["roofline"]
-    assert roofline["roofs"] == ROOFS, roofline["roofs"]
+    assert roofline["roofs"] == dict(ROOFS, **TENSOR_ROOF), roofline["roofs"]
     assert close(roofline["ridge_flop_per_byte"]["dram_peak_gbs"], 20.0), roofline
+    ridges = roofline["ridge_bf16_tensor_peak_gflops"]  # 1e6 GFLOP/s over each bandwidth roof
+    assert close(ridges["dram_peak_gbs"], 1000000.0 / 3000.0), ridges
+    assert close(ridges["l2_measured_gbs"], 1000000.0 / 6000.0), ridges
     points = {(p["chapter"], p["row"]): p for p in roofline["points"]}
     assert set(points) == set(WANT), sorted(points)
     for key, (x, y, measured_x) in WANT.items():
@@ -118,12 +130,14 @@ def check_roofline(data):
         assert close(p["ops_per_byte"], x) and close(p["gops"], y), (key, p)
         assert p.get("measured_ops_per_byte") is None if measured_x is None else close(
             p.get("measured_ops_per_byte"), measured_x), (key, p)
-        assert p["headline"] == (key[1] in ("reduce_fake", "matmul_fake (16x16)")), (key, p)
+        assert p["headline"] == (key[1] in ("reduce_fake", "matmul_fake (16x16)",
+                                            "wgmma_fake")), (key, p)
         assert p["vendor"] == key[1].startswith("cub"), (key, p)
     # The chart's vendor bar: the vendor row the headline's baseline names, else the first.
     vendors = {l["chapter"]: (l["vendor"], l["vendor_percent_of_peak"]) for l in data["table"]}
     assert vendors == {"02_fake_sum": ("cub::DeviceReduce::Sum", 60.0),
-                       "07_fake_matmul": ("cublasSgemm (FP32)", 70.0)}, vendors
+                       "07_fake_matmul": ("cublasSgemm (FP32)", 70.0),
+                       "10_tensor_cores": ("cublasGemmEx (BF16, FP32 accumulate)", 75.0)}, vendors
 
 
 def has_matplotlib():
@@ -137,6 +151,7 @@ def test_rates(tmp):
     fake(bin_dir, "roofs", stdout=json.dumps(ROOFS))
     fake(bin_dir, "ch02_fake_sum", SUM)
     fake(bin_dir, "ch07_fake_matmul", MATMUL, usage="usage: fake [--m M] [--n N] [--k K]")
+    fake(bin_dir, "ch10_tensor_cores", TENSOR, usage="usage: fake [--m M] [--n N] [--k K]")
     profile = tmp / "profile.json"
     profile.write_text(json.dumps(PROFILE))
     stdout, data = run_compare(str(bin_dir), str(out), "--profile", str(profile))
