@@ -15,11 +15,12 @@ and --check fails when the checked-in picture is not what the script draws now. 
 schematic (a copy takes COPY_TICKS, a step's wgmma MMA_TICKS); the order of the events and the
 parities are the kernel's. Standard library only. Exit 0, or 1 with a message.
 """
-import argparse
 import pathlib
-import re
 import sys
 from xml.sax.saxutils import escape
+
+import drawn_from_code  # beside this script: what the pictures drawn from code share
+from drawn_from_code import constant
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CHAPTER = "chapters/10_tensor_cores"
@@ -63,12 +64,6 @@ def producer_parity(use, stages):
 def consumer_parity(use, stages):
     return (use // stages) % 2
 
-
-def constant(text, name, path):
-    match = re.search(r"\b" + name + r" = (\d+)\b", text)
-    if not match:
-        raise ValueError(f"{path}: no '{name} = <number>'")
-    return int(match[1])
 
 
 def read_kernel(root):
@@ -291,30 +286,8 @@ def draw(facts):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    what = parser.add_mutually_exclusive_group(required=True)
-    what.add_argument("--out", type=pathlib.Path, help="the SVG to write")
-    what.add_argument("--check", type=pathlib.Path,
-                      help="exit 1 unless this SVG is what the script draws now")
-    parser.add_argument("--root", type=pathlib.Path, default=ROOT,
-                        help="the repository's root (default: this tool's)")
-    args = parser.parse_args()
-    try:
-        svg = draw(read_kernel(args.root))
-    except (OSError, ValueError, RuntimeError) as e:
-        print(f"draw_pipeline: {e}", file=sys.stderr)
-        return 1
-    if args.check:
-        if not args.check.is_file() or args.check.read_text() != svg:
-            print(f"draw_pipeline: {args.check} is not what the script draws from the kernel now: "
-                  f"run `python3 tools/draw_pipeline.py --out {args.check}`", file=sys.stderr)
-            return 1
-        print(f"draw_pipeline: {args.check} matches the kernel")
-        return 0
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(svg)
-    print(f"draw_pipeline: wrote {args.out}")
-    return 0
+    return drawn_from_code.main("draw_pipeline", __doc__.splitlines()[0], ROOT,
+                                lambda root: draw(read_kernel(root)), (OSError, ValueError, RuntimeError))
 
 
 if __name__ == "__main__":
