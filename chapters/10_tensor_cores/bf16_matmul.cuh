@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tutorial/block_cycles.cuh"
@@ -25,6 +26,7 @@
 #include "tutorial/matmul.cuh"
 #include "tutorial/measure.cuh"
 #include "tutorial/report.hpp"
+#include "tutorial/sm_clock.hpp"
 #include "tutorial/verify.hpp"
 
 namespace chapter10 {
@@ -102,6 +104,15 @@ class CublasBf16Gemm {
  * comes from cuBLAS on |A| and |B| (within a factor 1 - gamma(2K) of the exact S: all its terms are
  * positive).
  */
+/// The PCI bus id of the current device ("0000:19:00.0"), which NVML finds it by.
+inline std::string current_pci_bus_id() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  char id[32] = {};
+  CUDA_CHECK(cudaDeviceGetPCIBusId(id, int(sizeof id), device));
+  return id;
+}
+
 class Bf16MatmulRun {
  public:
   explicit Bf16MatmulRun(const tutorial::Options& opt)
@@ -157,8 +168,10 @@ class Bf16MatmulRun {
   void time_and_check(Report& report, Timer& timer, int reps, const std::string& name,
                       const char* profiled, int64_t blocks, Launch launch) {
     c_.poison();
+    clock_.start();
     report.rows.push_back(tutorial::measure_kernel(timer, reps, name, flops(), blocks,
                                                    double(m_pad_ * n_pad_), launch));
+    clocks_.push_back({name, tutorial::SmClockSampler::median(clock_.stop())});
     report.rows.back().kernel = profiled;
     const std::vector<float> got = logical_c();
     report.checks.push_back(tutorial::check_elements(
@@ -180,9 +193,24 @@ class Bf16MatmulRun {
 
   /// Times cublasGemmEx on the same matrices into a row of @p report.
   void time_cublas(Report& report, Timer& timer, int reps) {
+    clock_.start();
     report.rows.push_back(
         tutorial::measure_vendor(timer, reps, "cublasGemmEx (BF16, FP32 accumulate)", flops(),
                                  [&] { gemm_(a_.data(), b_cols_.data(), c_.data()); }));
+    clocks_.push_back({"cublasGemmEx", tutorial::SmClockSampler::median(clock_.stop())});
+  }
+
+  /// The SM clock while each row's timed runs went on (the median of NVML's readings every
+  /// millisecond, warm-up and L2 flushes included), for the report's notes; the tensor cores'
+  /// peak falls with it.
+  std::string clock_note() const {
+    if (!clock_.available()) return "SM clock during the timed runs: not read (no NVML)";
+    std::string note = "SM clock during the timed runs (NVML, median of readings every 1 ms):";
+    for (size_t i = 0; i < clocks_.size(); ++i) {
+      note += (i == 0 ? " " : ", ") + clocks_[i].first + " " + std::to_string(clocks_[i].second) +
+              " MHz";
+    }
+    return note;
   }
 
  private:
@@ -225,6 +253,8 @@ class Bf16MatmulRun {
   MatmulProblem problem_;
   CublasBf16Gemm gemm_;
   std::vector<float> abs_product_, vendor_c_;
+  tutorial::SmClockSampler clock_{current_pci_bus_id().c_str()};
+  std::vector<std::pair<std::string, unsigned int>> clocks_;  ///< row name, median MHz
   double scale_ = 0;
 };
 

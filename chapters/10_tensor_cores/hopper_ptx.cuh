@@ -1,7 +1,8 @@
 /**
  * @file chapters/10_tensor_cores/hopper_ptx.cuh
- * @brief The PTX of steps 3-5 of chapter 10, one small wrapper per instruction: mbarriers,
- *        TMA's tiled copies, wgmma and its shared-memory descriptors, setmaxnreg.
+ * @brief The PTX of steps 3-5 of chapter 10, one small wrapper per instruction:
+ *        TMA's tiled copies, wgmma and its shared-memory descriptors, setmaxnreg (and, through
+ *        mbarrier.cuh, the mbarriers).
  *
  * The tiled TMA copy (cp.async.bulk.tensor, one block's own) and the mbarrier's byte count
  * (expect_tx) are plain sm_90 PTX, also on later GPUs; setmaxnreg needs an architecture-specific
@@ -9,6 +10,7 @@
  * alone (Blackwell multiplies with tcgen05 instead). Every step here needs wgmma, so all of it
  * is compiled only where __CUDA_ARCH_FEAT_SM90_ALL (sm_90a code) is defined.
  *
+ * The mbarrier wrappers are in mbarrier.cuh (plain sm_90, which exercise 10.4 uses too).
  * Shared-memory operands are given as 32-bit shared-window addresses (shared_address()), the
  * form these instructions take.
  */
@@ -18,67 +20,11 @@
 
 #include <cstdint>
 
+#include "mbarrier.cuh"
+
 namespace chapter10 {
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-
-/// The address of @p p in the shared-memory window (what PTX's shared-space operands take).
-__device__ inline uint32_t shared_address(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
-//! [mbarrier]
-/// Makes the mbarrier at @p bar expect @p arrivals arrivals per phase (its phase 0 starts).
-__device__ inline void mbarrier_init(uint32_t bar, uint32_t arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(arrivals) : "memory");
-}
-
-/// Makes the barriers just initialized visible to the other threads and to the TMA unit (the
-/// async proxy), before any of them uses one. A __syncthreads() must follow.
-__device__ inline void mbarrier_init_fence() {
-  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
-/// One arrival on @p bar from the whole warp: elect.sync picks one lane (all 32 must be
-/// here, converged), and that lane arrives. A branch on the lane index around a plain arrive
-/// would do the same, but with wgmma in flight ptxas then serializes them (warning C7515).
-__device__ inline void mbarrier_arrive_per_warp(uint32_t bar) {
-  asm volatile(
-      "{\n"
-      ".reg .pred leader;\n"
-      "elect.sync _|leader, 0xffffffff;\n"
-      "@leader mbarrier.arrive.shared::cta.b64 _, [%0];\n"
-      "}\n" ::"r"(bar)
-      : "memory");
-}
-
-/// One arrival on @p bar that also tells it to wait for @p bytes more bytes of copies: the
-/// phase completes once every arrival is in and that many bytes have landed.
-__device__ inline void mbarrier_arrive_expect_bytes(uint32_t bar, uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
-               : "memory");
-}
-
-/// Waits until the phase of @p bar with parity @p parity has completed. Phases alternate
-/// parity 0, 1, 0, ...: a barrier's use number u (from 0) waits for parity u % 2. Asked for
-/// the parity of the phase before the current one, it returns at once: on a new barrier,
-/// parity 1 does not wait.
-__device__ inline void mbarrier_wait(uint32_t bar, uint32_t parity) {
-  uint32_t done = 0;
-  while (!done) {
-    asm volatile(
-        "{\n"
-        ".reg .pred complete;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, complete;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-  }
-}
-//! [mbarrier]
 
 //! [tma_load]
 /**

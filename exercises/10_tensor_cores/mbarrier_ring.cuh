@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "../../chapters/10_tensor_cores/mbarrier.cuh"  // the wrappers chapter 10 teaches
 #include "tutorial/cuda_check.cuh"
 
 namespace exercise10 {
@@ -119,42 +120,18 @@ static __device__ unsigned int g_gave_up[2] = {0, 0};
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 
-/// The address of @p p in the shared-memory window, the form the PTX below takes.
-__device__ inline uint32_t shared_address(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+using chapter10::shared_address;
 
 /// Thread 0, once per block: full[s] expects one arrival (the producer's) and the tile's bytes,
 /// empty[s] one arrival per consumer warp; then the barriers are made visible to the other
 /// threads and to the copy engine. A __syncthreads() must follow.
 __device__ inline void init_ring(Ring& ring, WaitTimeouts* timeouts) {
   for (int s = 0; s < kRingStages; ++s) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(&ring.full[s]))
-                 : "memory");
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(&ring.empty[s])),
-                 "r"(kConsumerWarps)
-                 : "memory");
+    chapter10::mbarrier_init(shared_address(&ring.full[s]), 1);
+    chapter10::mbarrier_init(shared_address(&ring.empty[s]), kConsumerWarps);
   }
-  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  chapter10::mbarrier_init_fence();
   ring.timeouts = timeouts;
-}
-
-/// True once the phase of @p parity of the barrier at @p bar has completed. Phases alternate
-/// parity 0, 1, 0, ...; asked for the parity of the phase before the current one, it is true at
-/// once: on a new barrier, parity 1 is.
-__device__ inline bool mbarrier_done(uint32_t bar, uint32_t parity) {
-  uint32_t done;
-  asm volatile(
-      "{\n"
-      ".reg .pred complete;\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
-      "selp.u32 %0, 1, 0, complete;\n"
-      "}\n"
-      : "=r"(done)
-      : "r"(bar), "r"(parity)
-      : "memory");
-  return done != 0;
 }
 
 /// Nanoseconds on the GPU's global clock.
@@ -194,9 +171,9 @@ __device__ inline void give_up(WaitTimeouts* record, int empty, int stage, uint3
 __device__ inline void wait_bounded(const Ring& ring, const uint64_t& bar, int empty, int stage,
                                     uint32_t parity) {
   const uint32_t address = shared_address(&bar);
-  if (mbarrier_done(address, parity)) return;
+  if (chapter10::mbarrier_try_wait(address, parity)) return;
   const uint64_t start = global_ns();
-  while (!mbarrier_done(address, parity)) {
+  while (!chapter10::mbarrier_try_wait(address, parity)) {
     if (global_ns() - start > kWaitLimitNs) give_up(ring.timeouts, empty, stage, parity);
   }
 }
@@ -218,9 +195,7 @@ __device__ inline void wait_empty(const Ring& ring, int stage, uint32_t parity) 
 /// phase when they land. @pre the stage is empty (its previous round released).
 __device__ inline void fill_stage(Ring& ring, int stage, const uint32_t* d_tile) {
   const uint32_t full = shared_address(&ring.full[stage]);
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(full),
-               "r"(kTileBytes)
-               : "memory");
+  chapter10::mbarrier_arrive_expect_bytes(full, kTileBytes);
   asm volatile(
       "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::
           "r"(shared_address(ring.tiles[stage])),
@@ -229,15 +204,12 @@ __device__ inline void fill_stage(Ring& ring, int stage, const uint32_t* d_tile)
 }
 
 /// A consumer warp (all 32 lanes, converged): its one arrival on empty[@p stage], made by the
-/// lane elect.sync picks. The warp's reads of the stage before it are ordered before it.
+/// lane elect.sync picks. The __syncwarp() first orders every lane's reads of the stage before
+/// that arrival (elect.sync itself orders no memory; without it compute-sanitizer's racecheck
+/// reports the next round's copy into the stage against the other lanes' reads).
 __device__ inline void release_stage(Ring& ring, int stage) {
-  asm volatile(
-      "{\n"
-      ".reg .pred leader;\n"
-      "elect.sync _|leader, 0xffffffff;\n"
-      "@leader mbarrier.arrive.shared::cta.b64 _, [%0];\n"
-      "}\n" ::"r"(shared_address(&ring.empty[stage]))
-      : "memory");
+  __syncwarp();
+  chapter10::mbarrier_arrive_per_warp(shared_address(&ring.empty[stage]));
 }
 
 /// The consumer thread t (threadIdx.x - 32): its words t, t + 128, ..., of the tile in
