@@ -16,8 +16,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <cstdio>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "tutorial/block_cycles.cuh"
@@ -171,7 +171,8 @@ class Bf16MatmulRun {
     clock_.start();
     report.rows.push_back(tutorial::measure_kernel(timer, reps, name, flops(), blocks,
                                                    double(m_pad_ * n_pad_), launch));
-    clocks_.push_back({name, tutorial::SmClockSampler::median(clock_.stop())});
+    clocks_.push_back(
+        {name, tutorial::SmClockSampler::median(clock_.stop()), clock_.reasons()});
     report.rows.back().kernel = profiled;
     const std::vector<float> got = logical_c();
     report.checks.push_back(tutorial::check_elements(
@@ -197,23 +198,43 @@ class Bf16MatmulRun {
     report.rows.push_back(
         tutorial::measure_vendor(timer, reps, "cublasGemmEx (BF16, FP32 accumulate)", flops(),
                                  [&] { gemm_(a_.data(), b_cols_.data(), c_.data()); }));
-    clocks_.push_back({"cublasGemmEx", tutorial::SmClockSampler::median(clock_.stop())});
+    clocks_.push_back({report.rows.back().name, tutorial::SmClockSampler::median(clock_.stop()),
+                       clock_.reasons()});
   }
 
-  /// The SM clock while each row's timed runs went on (the median of NVML's readings every
-  /// millisecond, warm-up and L2 flushes included), for the report's notes; the tensor cores'
-  /// peak falls with it.
-  std::string clock_note() const {
-    if (!clock_.available()) return "SM clock during the timed runs: not read (no NVML)";
-    std::string note = "SM clock during the timed runs (NVML, median of readings every 1 ms):";
-    for (size_t i = 0; i < clocks_.size(); ++i) {
-      note += (i == 0 ? " " : ", ") + clocks_[i].first + " " + std::to_string(clocks_[i].second) +
-              " MHz";
+  /// The SM clock of each row, two ways: the blocks' own cycles over the global timer in the
+  /// cycle-recorded launch that follows the timed runs (Row::clock_mhz), and the median of
+  /// NVML's readings every millisecond during the timed runs (warm-up and flushes included),
+  /// with the reasons NVML gave for holding the clock down. The tensor cores' peak falls with
+  /// the clock.
+  std::vector<std::string> clock_notes(const Report& report) const {
+    std::vector<std::string> notes;
+    for (const RowClock& clock : clocks_) {
+      double own = 0;
+      for (const tutorial::Row& row : report.rows) {
+        if (row.name == clock.name) own = row.clock_mhz;
+      }
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "SM clock of %s: %s by its blocks' cycles / global timer; NVML during the "
+                    "timed runs: %s",
+                    clock.name.c_str(),
+                    own > 0 ? (std::to_string(int(own + 0.5)) + " MHz").c_str() : "-",
+                    clock_.available() ? (std::to_string(clock.nvml_mhz) + " MHz (reasons 0x" +
+                                          hex(clock.reasons) + ")")
+                                             .c_str()
+                                       : "not read (no NVML)");
+      notes.push_back(line);
     }
-    return note;
+    return notes;
   }
 
  private:
+  static std::string hex(unsigned long long value) {
+    char text[24];
+    std::snprintf(text, sizeof text, "%llx", value);
+    return text;
+  }
   /// make_matmul_problem's A and B, every value rounded to BF16: the CPU reference then
   /// multiplies exactly the values the GPU multiplies.
   static MatmulProblem bf16_problem(const tutorial::Options& opt) {
@@ -254,7 +275,12 @@ class Bf16MatmulRun {
   CublasBf16Gemm gemm_;
   std::vector<float> abs_product_, vendor_c_;
   tutorial::SmClockSampler clock_{current_pci_bus_id().c_str()};
-  std::vector<std::pair<std::string, unsigned int>> clocks_;  ///< row name, median MHz
+  struct RowClock {
+    std::string name;              ///< the row's name
+    unsigned int nvml_mhz;         ///< the median of NVML's readings
+    unsigned long long reasons;    ///< NVML's reasons, OR-ed over the readings
+  };
+  std::vector<RowClock> clocks_;
   double scale_ = 0;
 };
 

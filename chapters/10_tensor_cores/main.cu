@@ -78,7 +78,7 @@ Report run_lesson(const Options& opt) {
     report.notes.push_back(kWgmmaSkipped);
   }
   run.time_cublas(report, timer, opt.reps);
-  report.notes.push_back(run.clock_note());
+  for (const std::string& note : run.clock_notes(report)) report.notes.push_back(note);
   if (report.rows.size() == 1) report.headline = report.rows.front().name;
   report.notes.push_back(
       "tolerance per element: 2 gamma(2K) S against cuBLAS, gamma(2K) S against the CPU, "

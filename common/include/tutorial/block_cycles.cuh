@@ -94,6 +94,20 @@ class BlockCycleRecorder {
     return (last - first) / 1e3;
   }
 
+  /// The SM clock the blocks ran at, in MHz: each block's cycles over its nanoseconds on the
+  /// global timer, the median over blocks whose span is at least 10 us (the global timer may
+  /// tick in steps of up to a microsecond); 0 when no block ran that long.
+  double clock_mhz(int64_t blocks) const {
+    const std::vector<long long> cycles = cycles_.to_host();
+    const std::vector<unsigned long long> start = start_ns_.to_host(), end = end_ns_.to_host();
+    std::vector<double> mhz;
+    for (int64_t b = 0; b < blocks; ++b) {
+      const double ns = double(end[size_t(b)] - start[size_t(b)]);
+      if (ns >= 10e3) mhz.push_back(1e3 * double(cycles[size_t(b)]) / ns);
+    }
+    return mhz.empty() ? 0 : summarize(mhz).median;
+  }
+
  private:
   DeviceBuffer<long long> cycles_;
   DeviceBuffer<unsigned long long> start_ns_, end_ns_;

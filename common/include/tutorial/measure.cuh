@@ -169,6 +169,7 @@ Row measure_kernel(Timer& timer, int reps, std::string name, double work, int64_
   CUDA_CHECK(cudaDeviceSynchronize());
   row.block_cycles = recorder.cycles(blocks);
   row.grid_span_us = recorder.span_us(blocks);
+  row.clock_mhz = recorder.clock_mhz(blocks);
   return row;
 }
 

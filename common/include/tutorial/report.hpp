@@ -47,6 +47,9 @@ struct Row {
   double work = 0;                      ///< bytes moved (GB/s) or operations (GFLOP/s) per run
   std::optional<Summary> block_cycles;  ///< per-block clock64() cycles, where recorded
   double grid_span_us = 0;              ///< first block start to last block end; 0 = unknown
+  /// The SM clock of the cycle-recorded launch: per block, its cycles over its %globaltimer
+  /// nanoseconds; the median over blocks, in MHz; 0 = unknown.
+  double clock_mhz = 0;
   bool vendor = false;                  ///< CUB / cuBLAS: the yardstick of the other rows
   std::string baseline;  ///< the vendor row this row is compared with; empty: the first one
   /// Elements one block of the cycle-recorded launch covers on average (input elements of a

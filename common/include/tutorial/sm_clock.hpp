@@ -34,6 +34,8 @@ class SmClockSampler {
     clock_info_ = reinterpret_cast<int (*)(Device, int, unsigned int*)>(
         dlsym(library_, "nvmlDeviceGetClockInfo"));
     shutdown_ = reinterpret_cast<int (*)()>(dlsym(library_, "nvmlShutdown"));
+    reasons_of_ = reinterpret_cast<int (*)(Device, unsigned long long*)>(
+        dlsym(library_, "nvmlDeviceGetCurrentClocksEventReasons"));
     if (init == nullptr || by_bus == nullptr || clock_info_ == nullptr || shutdown_ == nullptr ||
         init() != kSuccess) {
       return;
@@ -57,12 +59,17 @@ class SmClockSampler {
   void start() {
     stop();
     samples_.clear();
+    reasons_ = 0;
     if (!available_) return;
     running_ = true;
     thread_ = std::thread([this] {
       while (running_) {
         unsigned int mhz = 0;
         if (read(&mhz)) samples_.push_back(mhz);
+        unsigned long long reasons = 0;
+        if (reasons_of_ != nullptr && reasons_of_(device_, &reasons) == kSuccess) {
+          reasons_ |= reasons;
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
     });
@@ -76,6 +83,11 @@ class SmClockSampler {
     }
     return samples_;
   }
+
+  /// Why the clock was held below its maximum at some reading since start() (NVML's clocks event
+  /// reasons, OR-ed: 0x4 software power cap, 0x8 hardware slowdown, 0x20 software thermal,
+  /// 0x40 hardware thermal, 0x80 power brake; 0x1 idle); valid after stop().
+  unsigned long long reasons() const { return reasons_; }
 
   /// The median of @p samples (0 when there are none).
   static unsigned int median(std::vector<unsigned int> samples) {
@@ -94,11 +106,13 @@ class SmClockSampler {
   void* library_ = nullptr;
   int (*clock_info_)(Device, int, unsigned int*) = nullptr;
   int (*shutdown_)() = nullptr;
+  int (*reasons_of_)(Device, unsigned long long*) = nullptr;
   Device device_ = nullptr;
   bool initialized_ = false, available_ = false;
   std::atomic<bool> running_{false};
   std::thread thread_;
   std::vector<unsigned int> samples_;  // written by the thread, read after it is joined
+  unsigned long long reasons_ = 0;     // likewise
 };
 
 }  // namespace tutorial
