@@ -6,7 +6,7 @@
  *        that says which barrier and which parity it waited for, so that a wrong parity or a
  *        missing release is a TIMEOUT row within seconds, never a GPU that hangs.
  *
- * The PTX here (mbarrier.try_wait.parity, arrive.expect_tx, cp.async.bulk, elect.sync) is plain
+ * The PTX here (mbarrier.try_wait.parity, arrive.expect_tx, cp.async.bulk) is plain
  * sm_90, which later GPUs run too: the device code is compiled where __CUDA_ARCH__ >= 900 and
  * runs on compute capability 9.0 and newer. The copy is TMA's one-dimensional bulk copy (no
  * tensor map): the lesson is the ring, not the copy.
@@ -123,12 +123,12 @@ static __device__ unsigned int g_gave_up[2] = {0, 0};
 using chapter10::shared_address;
 
 /// Thread 0, once per block: full[s] expects one arrival (the producer's) and the tile's bytes,
-/// empty[s] one arrival per consumer warp; then the barriers are made visible to the other
+/// empty[s] one arrival per consumer thread; then the barriers are made visible to the other
 /// threads and to the copy engine. A __syncthreads() must follow.
 __device__ inline void init_ring(Ring& ring, WaitTimeouts* timeouts) {
   for (int s = 0; s < kRingStages; ++s) {
     chapter10::mbarrier_init(shared_address(&ring.full[s]), 1);
-    chapter10::mbarrier_init(shared_address(&ring.empty[s]), kConsumerWarps);
+    chapter10::mbarrier_init(shared_address(&ring.empty[s]), 32 * kConsumerWarps);
   }
   chapter10::mbarrier_init_fence();
   ring.timeouts = timeouts;
@@ -203,13 +203,16 @@ __device__ inline void fill_stage(Ring& ring, int stage, const uint32_t* d_tile)
       : "memory");
 }
 
-/// A consumer warp (all 32 lanes, converged): its one arrival on empty[@p stage], made by the
-/// lane elect.sync picks. The __syncwarp() first orders every lane's reads of the stage before
-/// that arrival (elect.sync itself orders no memory; without it compute-sanitizer's racecheck
-/// reports the next round's copy into the stage against the other lanes' reads).
+/// A consumer thread: its arrival on empty[@p stage], after its reads of the stage. Every
+/// consumer thread arrives (empty[] expects 32 x kConsumerWarps arrivals): each thread's arrival
+/// releases its own reads, which is all the PTX memory model needs, and all compute-sanitizer's
+/// racecheck credits. Chapter 10 arrives once per warp (elect.sync), because its consumers read
+/// their stages through wgmma; here, with __syncwarp() and one elected arrival per warp, racecheck
+/// reported the next round's copy into the stage against the other lanes' reads (H100,
+/// 2026-11-26), and with one arrival per thread it reported nothing.
 __device__ inline void release_stage(Ring& ring, int stage) {
-  __syncwarp();
-  chapter10::mbarrier_arrive_per_warp(shared_address(&ring.empty[stage]));
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(&ring.empty[stage]))
+               : "memory");
 }
 
 /// The consumer thread t (threadIdx.x - 32): its words t, t + 128, ..., of the tile in
