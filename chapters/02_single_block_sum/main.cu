@@ -53,6 +53,33 @@ __global__ void reduce_single_block(const int32_t* __restrict__ in, int64_t n,
 }
 //! [reduce_single_block]
 
+//! [sum_on_gpu]
+/// The sum of @p h_in on the GPU the way a first CUDA program computes it, with none of the
+/// tutorial's harness: allocate device memory, copy the input there, launch, check the launch,
+/// copy the result back, free. Every CUDA call returns an error code; CUDA_CHECK stops the
+/// program with the call's name and the error's when one is not cudaSuccess.
+long long sum_on_gpu(const std::vector<int32_t>& h_in) {
+  const int64_t n = int64_t(h_in.size());
+  const size_t bytes = size_t(n) * sizeof(int32_t);
+  int32_t* d_in = nullptr;
+  long long* d_out = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_in, bytes));  // memory on the GPU, where the kernel will read
+  CUDA_CHECK(cudaMalloc(&d_out, sizeof(long long)));
+  CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), bytes, cudaMemcpyHostToDevice));
+  // A value no sum here can take, so that a kernel that never writes *d_out cannot pass.
+  CUDA_CHECK(cudaMemset(d_out, 0x7F, sizeof(long long)));
+
+  reduce_single_block<<<1, kBlockThreads>>>(d_in, n, d_out, BlockCycleSlots{});  // no recording
+  CUDA_CHECK(cudaGetLastError());  // did the launch start? (a bad configuration fails here)
+
+  long long sum = 0;  // this copy waits for the kernel, and reports an error it ran into
+  CUDA_CHECK(cudaMemcpy(&sum, d_out, sizeof sum, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(d_out));
+  CUDA_CHECK(cudaFree(d_in));
+  return sum;
+}
+//! [sum_on_gpu]
+
 //! [read_sm_clocks]
 /// One reading per block of the SM's cycle counter and of the GPU-wide nanosecond timer,
 /// taken back to back, with the SM the block ran on.
@@ -146,6 +173,9 @@ Report run_lesson(const Options& opt) {
                                            [&] { launch(BlockCycleSlots{}); }));
   report.checks.push_back(
       check_device_sum("cub::DeviceReduce::Sum", d_out.data(), input.sum, cub_sum));
+  // The same kernel through the plain host program of the page (sum_on_gpu).
+  report.checks.push_back(check_exact("sum (sum_on_gpu, the whole host program)",
+                                      sum_on_gpu(reduction_input(n, opt.seed)), input.sum));
 
   // Time both in the same run.
   Timer timer(device);
