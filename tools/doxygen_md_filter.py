@@ -17,6 +17,8 @@ the filter bridges them:
   page's title (level 1) becomes a link to the page.
 - Links to a source file that has a page on the site (a file under one of --sources with one of
   the extensions Doxygen reads) become `[text](@ref /absolute/path)`, a link to its page.
+- The comments that mark a measured number and its quotes (tools/measured_numbers.py) are
+  removed: GitHub shows nothing of them, but Doxygen drops the space after each one.
 
 A link the filter cannot resolve (no such file, no such heading) is left as it is, so that the
 site's link check (tools/check_site_links.py) reports it. Code blocks are left alone, and no
@@ -29,6 +31,8 @@ import re
 import sys
 import unicodedata
 import urllib.parse
+
+from measured_numbers import strip_markers
 
 SOURCE_EXTENSIONS = {".hpp", ".cuh", ".cu", ".cpp"}
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -165,7 +169,7 @@ def filtered_page():
             if labels.get(index):
                 line = f"{line.rstrip()} {{#{labels[index]}}}"
             lines[index] = line
-    sys.stdout.write("\n".join(lines))
+    sys.stdout.write("\n".join(strip_markers(lines)))
     return 0
 
 

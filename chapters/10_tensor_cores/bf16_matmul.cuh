@@ -104,6 +104,13 @@ class CublasBf16Gemm {
  * comes from cuBLAS on |A| and |B| (within a factor 1 - gamma(2K) of the exact S: all its terms are
  * positive).
  */
+/// NVML's reading of the SM clock during one row's timed runs (Bf16MatmulRun::clock_notes).
+struct RowClock {
+  std::string name;            ///< the row's name
+  unsigned int nvml_mhz;       ///< the median of NVML's readings
+  unsigned long long reasons;  ///< NVML's clock-event reasons, OR-ed over the readings
+};
+
 /// The PCI bus id of the current device ("0000:19:00.0"), which NVML finds it by.
 inline std::string current_pci_bus_id() {
   int device = 0;
@@ -275,11 +282,6 @@ class Bf16MatmulRun {
   CublasBf16Gemm gemm_;
   std::vector<float> abs_product_, vendor_c_;
   tutorial::SmClockSampler clock_{current_pci_bus_id().c_str()};
-  struct RowClock {
-    std::string name;              ///< the row's name
-    unsigned int nvml_mhz;         ///< the median of NVML's readings
-    unsigned long long reasons;    ///< NVML's reasons, OR-ed over the readings
-  };
   std::vector<RowClock> clocks_;
   double scale_ = 0;
 };
