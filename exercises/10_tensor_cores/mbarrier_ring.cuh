@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "../../chapters/10_tensor_cores/mbarrier.cuh"  // the wrappers chapter 10 teaches
+#include "10_tensor_cores/mbarrier.cuh"  // the wrappers chapter 10 teaches
 #include "tutorial/cuda_check.cuh"
 
 namespace exercise10 {
