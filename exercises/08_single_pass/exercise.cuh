@@ -83,18 +83,19 @@ void max_scan_one_pass(const int32_t* d_in, int64_t n, int32_t* d_out, uint64_t*
                        unsigned int* d_next_tile, uint32_t parity);
 //! [exercise_8_2]
 
-//! [exercise_8_3]
-/// Exercise 8.3 (performance): the float sum of the @p n floats at @p d_in into *@p d_sum, the
-/// same bits on every call, in one launch, as fast as the checker's target. Only enqueues the
-/// work on the default stream: no allocation, no memset, no copy, no synchronization. The
-/// workspace: @p d_partials, kSumMaxBlocks slots in any state, and *@p d_ticket, 0 before the
-/// first call, which must be 0 again when each call has finished.
-/// @pre n >= 1; d_in is 16-byte aligned (as cudaMalloc returns it).
-void deterministic_sum(const float* d_in, int64_t n, float* d_sum, float* d_partials,
-                       unsigned int* d_ticket);
-//! [exercise_8_3]
-
-/// The most blocks exercise 8.3 may launch: d_partials has this many slots.
+/// The most blocks exercise 8.3 may launch, and the slots of its d_partials.
 constexpr int kSumMaxBlocks = 4096;
+
+//! [exercise_8_3]
+/// Exercise 8.3 (performance): the float sum of the @p n floats at @p d_in into *@p d_sum, in
+/// one launch of exactly @p blocks blocks, with the same bits for every value of @p blocks and
+/// on every call: the bits may depend on n and the input, never on the grid. As fast as the
+/// checker's target. Only enqueues the work on the default stream: no allocation, no memset, no
+/// copy, no synchronization. The workspace: @p d_partials, kSumMaxBlocks slots in any state, and
+/// *@p d_ticket, 0 before the first call, which must be 0 again when each call has finished.
+/// @pre n >= 1; 1 <= blocks <= kSumMaxBlocks; d_in is 16-byte aligned (as cudaMalloc returns it).
+void deterministic_sum(const float* d_in, int64_t n, float* d_sum, float* d_partials,
+                       unsigned int* d_ticket, int blocks);
+//! [exercise_8_3]
 
 }  // namespace exercise08

@@ -1,6 +1,6 @@
 // Checker of exercise 10.3: awkward shapes and 4096^3 against cublasGemmEx (BF16 inputs, FP32
 // accumulation), element by element; then the speed at 4096^3 against cublasGemmEx in the same
-// run.
+// run, with a target above chapter 10's mma.sync step (0.43x cuBLAS on the chapter's H100).
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 
@@ -22,8 +22,10 @@ namespace {
 using namespace tutorial;
 using namespace check10;
 
-/// The share of cublasGemmEx's speed the exercise asks for, at 4096^3.
-constexpr double kShare = 0.30;
+/// The share of cublasGemmEx's speed the exercise asks for, at 4096^3: above chapter 10's step 2
+/// (0.43x on the chapter's page; the step's shape in the solution's kernel measured 0.465x, the
+/// solution 0.563x: H100, 2026-11-26), which a copy of that kernel does not reach.
+constexpr double kShare = 0.52;
 
 /// 1 x 1 x 1, a single row and column, primes, K not a multiple of 8 (no 16-byte row starts),
 /// one step along K and many, whole tiles (no padding), sizes one past a tile.
@@ -162,6 +164,6 @@ void check_fast_bf16_gemm(const CheckRun& run) {
 
 int main(int argc, char** argv) {
   return run_gpu_exercise(argc, argv, "10.3",
-                          "a BF16 GEMM on the tensor cores, 0.30x cuBLAS (performance)",
+                          "mma.sync past the chapter's step 2, 0.52x cuBLAS (performance)",
                           check_fast_bf16_gemm);
 }

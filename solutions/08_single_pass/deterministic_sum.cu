@@ -1,10 +1,10 @@
-// Exercise 8.3, solved: a float sum in one launch, the same bits every call, faster than CUB:
-// chapter 08's last block, with 16-byte loads and a grid sized so that each thread has four in
-// flight.
+// Exercise 8.3, solved: a float sum whose bits do not depend on the grid. The input is cut into
+// chunks whose size n alone decides; whichever block takes a chunk sums it in the same fixed
+// order, and the last block adds the chunk sums in a fixed order that depends on their number
+// alone. The grid decides only which block does which chunk, never which floats are added to
+// which.
 #include <cuda_runtime.h>
 #include <cuda/atomic>
-
-#include <algorithm>
 
 #include "exercise.cuh"
 #include "tutorial/block_reduce.cuh"
@@ -15,57 +15,73 @@ namespace exercise08 {
 constexpr int kThreads = 256;
 constexpr int kVectorsInFlight = 4;
 
-/// Grid-stride over float4 with kVectorsInFlight loads issued before any is added; block sums;
-/// the block that draws the last ticket adds the partials in index order and resets the ticket.
-__global__ void __launch_bounds__(kThreads)
-    last_block_sum(const float* in, int64_t n, float* sum_out, float* partials,
-                   unsigned int* ticket) {
-  const float4* vectors = reinterpret_cast<const float4*>(in);
-  const int64_t count = n / 4, stride = int64_t{gridDim.x} * kThreads;
-  const int64_t thread = int64_t{blockIdx.x} * kThreads + threadIdx.x;
+/// Floats per step of a chunk's size: each thread loads kVectorsInFlight float4 per step.
+constexpr int64_t kChunkStep = int64_t{4} * kVectorsInFlight * kThreads;
+
+/// The floats per chunk for n: the fewest steps that cut n into at most kSumMaxBlocks chunks.
+/// A function of n alone (never of the grid); a multiple of 4, so every chunk starts 16-byte
+/// aligned.
+constexpr int64_t chunk_size(int64_t n) {
+  const int64_t steps = (n + kChunkStep - 1) / kChunkStep;
+  return kChunkStep * ((steps + kSumMaxBlocks - 1) / kSumMaxBlocks);
+}
+
+/// This thread's share of in[begin, end), begin a multiple of 4: float4 number threadIdx.x of
+/// the range, then + kThreads, + 2 kThreads, ..., added in index order, (x + y) + (z + w) each;
+/// then the 0-3 floats after the last whole float4, one per thread from thread 0. Which floats a
+/// thread adds, and in which order, depends on begin and end only.
+__device__ float thread_chunk_sum(const float* __restrict__ in, int64_t begin, int64_t end) {
+  const float4* vectors = reinterpret_cast<const float4*>(in + begin);
+  const int64_t count = (end - begin) / 4;
   float sum = 0.0f;
-  int64_t i = thread;
-  for (; i + (kVectorsInFlight - 1) * stride < count; i += kVectorsInFlight * stride) {
-    float4 v[kVectorsInFlight];
-    for (int j = 0; j < kVectorsInFlight; ++j) v[j] = vectors[i + j * stride];
-    for (int j = 0; j < kVectorsInFlight; ++j) sum += (v[j].x + v[j].y) + (v[j].z + v[j].w);
+  int64_t v = threadIdx.x;
+  for (; v + (kVectorsInFlight - 1) * kThreads < count; v += kVectorsInFlight * kThreads) {
+    float4 x[kVectorsInFlight];  // every load issued before any is added
+    for (int j = 0; j < kVectorsInFlight; ++j) x[j] = vectors[v + j * kThreads];
+    for (int j = 0; j < kVectorsInFlight; ++j) sum += (x[j].x + x[j].y) + (x[j].z + x[j].w);
   }
-  for (; i < count; i += stride)
-    sum += (vectors[i].x + vectors[i].y) + (vectors[i].z + vectors[i].w);
-  if (thread < n % 4) sum += in[4 * count + thread];
-  sum = tutorial::block_reduce_sum<kThreads>(sum);
+  for (; v < count; v += kThreads)
+    sum += (vectors[v].x + vectors[v].y) + (vectors[v].z + vectors[v].w);
+  if (threadIdx.x < (end - begin) % 4) sum += in[begin + 4 * count + threadIdx.x];
+  return sum;
+}
+
+/// Blocks take chunks grid-stride; each chunk's sum (threads in a fixed order, then the fixed
+/// shuffle tree of block_reduce_sum) goes to partials[chunk]. Then chapter 08's ticket: the
+/// block that draws the last one adds partials[0, chunks) with a tree fixed by the number of
+/// chunks alone, and puts the ticket back to 0.
+__global__ void __launch_bounds__(kThreads)
+    chunked_sum(const float* __restrict__ in, int64_t n, int64_t chunk, float* sum_out,
+                float* partials, unsigned int* ticket) {
+  const int64_t chunks = (n + chunk - 1) / chunk;
+  for (int64_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+    const int64_t end = (c + 1) * chunk < n ? (c + 1) * chunk : n;
+    const float chunk_sum =
+        tutorial::block_reduce_sum<kThreads>(thread_chunk_sum(in, c * chunk, end));
+    if (threadIdx.x == 0) partials[c] = chunk_sum;
+    __syncthreads();  // the next block_reduce_sum reuses the shared memory warp 0 reads now
+  }
 
   __shared__ bool last;
   if (threadIdx.x == 0) {
-    partials[blockIdx.x] = sum;
-    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> count_ref(*ticket);
-    last = count_ref.fetch_add(1, cuda::std::memory_order_acq_rel) == gridDim.x - 1;
-    if (last) count_ref.store(0, cuda::std::memory_order_relaxed);
+    // Release: this block's chunk sums, written by this thread, are visible to whoever sees
+    // the ticket; acquire: the last block sees every chunk sum written before a ticket.
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> count(*ticket);
+    last = count.fetch_add(1, cuda::std::memory_order_acq_rel) == gridDim.x - 1;
+    if (last) count.store(0, cuda::std::memory_order_relaxed);  // every ticket is drawn
   }
-  __syncthreads();
+  __syncthreads();  // passes thread 0's acquire on to the block's other threads
   if (!last) return;
   float total = 0.0f;
-  for (unsigned int b = threadIdx.x; b < gridDim.x; b += kThreads) total += partials[b];
+  for (int64_t c = threadIdx.x; c < chunks; c += kThreads) total += partials[c];
   total = tutorial::block_reduce_sum<kThreads>(total);
   if (threadIdx.x == 0) *sum_out = total;
 }
 
 void deterministic_sum(const float* d_in, int64_t n, float* d_sum, float* d_partials,
-                       unsigned int* d_ticket) {
-  // As many blocks as fit on the GPU at once, found once (the queries cost more than a small
-  // sum), and no more than four float4 per thread need.
-  static const int resident = [] {
-    int device = 0, sms = 0, per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, last_block_sum, kThreads, 0));
-    return sms * per_sm;
-  }();
-  constexpr int64_t kPerBlock = 4 * kVectorsInFlight * kThreads;
-  const int64_t useful = (n + kPerBlock - 1) / kPerBlock;
-  const int blocks =
-      static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({useful, resident, kSumMaxBlocks})));
-  last_block_sum<<<blocks, kThreads>>>(d_in, n, d_sum, d_partials, d_ticket);
+                       unsigned int* d_ticket, int blocks) {
+  const int64_t chunk = chunk_size(n);
+  chunked_sum<<<blocks, kThreads>>>(d_in, n, chunk, d_sum, d_partials, d_ticket);
   CUDA_CHECK(cudaGetLastError());
 }
 
