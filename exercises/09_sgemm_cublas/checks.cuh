@@ -33,6 +33,23 @@ inline std::vector<Shape> graded_shapes(const tutorial::CheckRun& run) {
   return tutorial::graded_shapes(kShapes, run, 1 << 18);
 }
 
+/// Exercise 9.3's shapes with a long K and few tiles of C, where a split along K has slices and
+/// a last slice shorter than the others: K prime (8191, 4099, 4111, 20011, 8209), K not a
+/// multiple of 8 or of the slice, K shorter than the number of slices a GPU's SMs would ask for
+/// (7, 100: one step, a few), a single row or column of C with a long K, whole tiles (no guards)
+/// whose K is or is not a multiple of the slice on most GPUs. K stays at most 20011: with A and
+/// B in [-1, 1), an element's bound 2 gamma(K) sum|a||b| grows as K^2 (gamma(K) as K, the sum
+/// as K / 4) and a typical |C| as sqrt(K / 9); at K = 20011 the bound is already a quarter of
+/// that, and a few missing products show only where K is shorter.
+inline const Shape kLongKShapes[] = {{1, 1, 8191},     {3, 5, 4099},     {20, 30, 7},
+                                     {2, 2, 100},      {1, 300, 4111},   {257, 1, 20011},
+                                     {200, 130, 8209}, {128, 128, 4104}, {256, 256, 8192}};
+
+/// The long-K shapes a run grades: all, or under --small those of at most 2^18 multiply-adds.
+inline std::vector<Shape> graded_long_k_shapes(const tutorial::CheckRun& run) {
+  return tutorial::graded_shapes(kLongKShapes, run, 1 << 18);
+}
+
 /// The options tutorial::MatmulRun takes: the shape and the seed of A and B.
 inline tutorial::Options matmul_options(const Shape& s, uint64_t seed) {
   tutorial::Options options;

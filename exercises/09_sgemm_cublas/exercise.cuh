@@ -79,8 +79,12 @@ __global__ void __launch_bounds__(kThreads, 2)
 //! [exercise_9_2]
 
 //! [exercise_9_3]
-/// Exercise 9.3 (performance): C = A * B for any shape, as fast as the checker's target. Only
-/// enqueues the work on the default stream. @pre 1 <= m, n, k.
+/// Exercise 9.3 (performance): C = A * B for any shape, as fast as the checker's target where
+/// K is long and C has few tiles (m = n = 1024, k = 16384). Only enqueues work on the default
+/// stream: kernels, and cudaMemsetAsync(d_c, ...) of C's m x n elements where C must start at
+/// 0 (to add the partial products of slices of K into it with atomicAdd); it allocates no
+/// memory and does not wait for the GPU. Each element may be its K products summed in any
+/// order, and need not be the same from run to run. @pre 1 <= m, n, k.
 void fast_sgemm(const float* d_a, const float* d_b, float* d_c, int64_t m, int64_t n, int64_t k);
 //! [exercise_9_3]
 

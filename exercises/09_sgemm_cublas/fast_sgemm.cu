@@ -1,5 +1,5 @@
-// Exercise 9.3 (performance): an SGEMM for any shape, within reach of cublasSgemm (see
-// README.md).
+// Exercise 9.3 (performance): an SGEMM for a long K (1024 x 1024 x 16384), within reach of
+// cublasSgemm, and right for any shape (see README.md).
 #include "exercise.cuh"
 #include "tutorial/cuda_check.cuh"
 #include "tutorial/exercise.hpp"
@@ -56,8 +56,8 @@ __global__ void __launch_bounds__(kThreads, 2)
 }
 
 void fast_sgemm(const float* d_a, const float* d_b, float* d_c, int64_t m, int64_t n, int64_t k) {
-  // TODO(9.3): right for any shape and at least as fast as README.md asks, measured against
-  // cublasSgemm in the same run; then delete the next line.
+  // TODO(9.3): right for any shape and, at 1024 x 1024 x 16384, at least as fast as README.md
+  // asks, measured against cublasSgemm in the same run; then delete the next line.
   throw tutorial::Todo("make the SGEMM fast in exercises/09_sgemm_cublas/fast_sgemm.cu");
   fast_sgemm_kernel<<<tile_blocks(m, n), kThreads>>>(d_a, d_b, d_c, m, n, k);
   CUDA_CHECK(cudaGetLastError());
