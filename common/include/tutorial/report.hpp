@@ -47,9 +47,6 @@ struct Row {
   double work = 0;                      ///< bytes moved (GB/s) or operations (GFLOP/s) per run
   std::optional<Summary> block_cycles;  ///< per-block clock64() cycles, where recorded
   double grid_span_us = 0;              ///< first block start to last block end; 0 = unknown
-  /// The SM clock of the cycle-recorded launch: per block, its cycles over its %globaltimer
-  /// nanoseconds; the median over blocks, in MHz; 0 = unknown.
-  double clock_mhz = 0;
   bool vendor = false;                  ///< CUB / cuBLAS: the yardstick of the other rows
   std::string baseline;  ///< the vendor row this row is compared with; empty: the first one
   /// Elements one block of the cycle-recorded launch covers on average (input elements of a
@@ -61,6 +58,10 @@ struct Row {
   double ops_per_byte = 0;
   /// No row of the report does the same work: no ratio to a baseline is shown.
   bool stands_alone = false;
+  /// The SM clock of the cycle-recorded launch: per block, its cycles over its %globaltimer
+  /// nanoseconds; the median over blocks, in MHz; 0 = unknown. (Last, so that the tests' rows
+  /// written field by field keep their meaning.)
+  double clock_mhz = 0;
 };
 
 /// Everything a chapter reports.
