@@ -13,27 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "device_scope.hpp"
 #include "tutorial/block_cycles.cuh"
 #include "tutorial/cuda_check.cuh"
 #include "tutorial/device_buffer.cuh"
 #include "tutorial/stats.hpp"
 
 namespace chapter11 {
-
-/// Makes @p device current for the scope, and puts the one before back.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) {
-    CUDA_CHECK(cudaGetDevice(&previous_));
-    CUDA_CHECK(cudaSetDevice(device));
-  }
-  ~DeviceScope() { (void)cudaSetDevice(previous_); }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-
- private:
-  int previous_ = 0;
-};
 
 /// A stream on one device and the two events that time work on it, destroyed with it.
 class DeviceQueue {

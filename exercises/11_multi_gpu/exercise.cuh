@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "11_multi_gpu/device_scope.hpp"  // DeviceScope, chapter 11's
 #include "tutorial/cuda_check.cuh"
 
 namespace exercise11 {
@@ -76,21 +77,9 @@ void reduce_scatter(const std::vector<Rank>& ranks, int64_t n);
 void fast_ring_all_reduce(const std::vector<Rank>& ranks, int64_t n);
 //! [exercise_11_3]
 
-/// Makes @p device current for the scope, and puts the one before back (chapter 11's). A
-/// kernel launch goes to the current device, and must use a stream of that device.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) {
-    CUDA_CHECK(cudaGetDevice(&previous_));
-    CUDA_CHECK(cudaSetDevice(device));
-  }
-  ~DeviceScope() { (void)cudaSetDevice(previous_); }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-
- private:
-  int previous_ = 0;
-};
+/// Makes a device current for a scope, and puts the one before back: chapter 11's. A kernel
+/// launch goes to the current device, and must use a stream of that device.
+using chapter11::DeviceScope;
 
 /// Every rank's input, by rank, as one kernel argument (chapter 11's PeerPointers): a kernel on
 /// any rank's device may read them all (the same GPU, or a peer's memory over the link).
