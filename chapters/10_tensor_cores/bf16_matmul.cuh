@@ -15,8 +15,8 @@
 #include <cuda_bf16.h>
 
 #include <cstdint>
-#include <limits>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -178,8 +178,7 @@ class Bf16MatmulRun {
     clock_.start();
     report.rows.push_back(tutorial::measure_kernel(timer, reps, name, flops(), blocks,
                                                    double(m_pad_ * n_pad_), launch));
-    clocks_.push_back(
-        {name, tutorial::SmClockSampler::median(clock_.stop()), clock_.reasons()});
+    clocks_.push_back({name, tutorial::SmClockSampler::median(clock_.stop()), clock_.reasons()});
     report.rows.back().kernel = profiled;
     const std::vector<float> got = logical_c();
     report.checks.push_back(tutorial::check_elements(
@@ -222,15 +221,15 @@ class Bf16MatmulRun {
         if (row.name == clock.name) own = row.clock_mhz;
       }
       char line[256];
-      std::snprintf(line, sizeof line,
-                    "SM clock of %s: %s by its blocks' cycles / global timer; NVML during the "
-                    "timed runs: %s",
-                    clock.name.c_str(),
-                    own > 0 ? (std::to_string(int(own + 0.5)) + " MHz").c_str() : "-",
-                    clock_.available() ? (std::to_string(clock.nvml_mhz) + " MHz (reasons 0x" +
-                                          hex(clock.reasons) + ")")
-                                             .c_str()
-                                       : "not read (no NVML)");
+      std::snprintf(
+          line, sizeof line,
+          "SM clock of %s: %s by its blocks' cycles / global timer; NVML during the "
+          "timed runs: %s",
+          clock.name.c_str(), own > 0 ? (std::to_string(int(own + 0.5)) + " MHz").c_str() : "-",
+          clock_.available()
+              ? (std::to_string(clock.nvml_mhz) + " MHz (reasons 0x" + hex(clock.reasons) + ")")
+                    .c_str()
+              : "not read (no NVML)");
       notes.push_back(line);
     }
     return notes;

@@ -211,8 +211,9 @@ __device__ inline void fill_stage(Ring& ring, int stage, const uint32_t* d_tile)
 /// reported the next round's copy into the stage against the other lanes' reads (H100,
 /// 2026-11-26), and with one arrival per thread it reported nothing.
 __device__ inline void release_stage(Ring& ring, int stage) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(&ring.empty[stage]))
-               : "memory");
+  asm volatile(
+      "mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(&ring.empty[stage]))
+      : "memory");
 }
 
 /// The consumer thread t (threadIdx.x - 32): its words t, t + 128, ..., of the tile in

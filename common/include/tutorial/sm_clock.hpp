@@ -98,9 +98,9 @@ class SmClockSampler {
   }
 
  private:
-  using Device = struct NvmlDevice*;   // nvmlDevice_t
-  static constexpr int kSuccess = 0;   // NVML_SUCCESS
-  static constexpr int kSmClock = 1;   // NVML_CLOCK_SM
+  using Device = struct NvmlDevice*;  // nvmlDevice_t
+  static constexpr int kSuccess = 0;  // NVML_SUCCESS
+  static constexpr int kSmClock = 1;  // NVML_CLOCK_SM
   bool read(unsigned int* mhz) const { return clock_info_(device_, kSmClock, mhz) == kSuccess; }
 
   void* library_ = nullptr;
