@@ -12,9 +12,9 @@
 #include <cstdint>
 
 #include "bf16_matmul.cuh"
+#include "tensor_core_ptx.cuh"
 #include "tutorial/block_cycles.cuh"
 #include "tutorial/matmul.cuh"
-#include "tutorial/tensor_core_ptx.cuh"
 
 namespace chapter10 {
 
@@ -44,12 +44,6 @@ __host__ __device__ constexpr int swizzled_offset(int row, int k) {
   return row * kMmaDepth + swizzled_chunk(row, k / 8) * 8 + k % 8;
 }
 //! [swizzle]
-
-// ldmatrix.x4 and mma.sync.m16n8k16 (shared with the exercises).
-#if __CUDA_ARCH__ >= 800
-using tutorial::ldmatrix_x4;
-using tutorial::mma_16x8x16;
-#endif
 
 //! [matmul_mma]
 /**

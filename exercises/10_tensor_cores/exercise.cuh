@@ -21,7 +21,7 @@
 #include "tutorial/cuda_check.cuh"
 #include "tutorial/device_buffer.cuh"
 #include "tutorial/matmul.cuh"
-#include "tutorial/tensor_core_ptx.cuh"
+#include "10_tensor_cores/tensor_core_ptx.cuh"  // chapter 10's ldmatrix_x4, mma_16x8x16
 
 namespace exercise10 {
 
@@ -63,11 +63,11 @@ void fast_bf16_gemm(const __nv_bfloat16* d_a, const __nv_bfloat16* d_b_cols, flo
 
 // The pieces of chapter 10 that the exercises build on.
 
-// ldmatrix.x4 and mma.sync.m16n8k16, as the chapter uses them (tutorial/tensor_core_ptx.cuh),
+// ldmatrix.x4 and mma.sync.m16n8k16, as the chapter uses them (its tensor_core_ptx.cuh),
 // and ldmatrix.x4 with .trans, which the chapter does not use.
 #if __CUDA_ARCH__ >= 800
-using tutorial::ldmatrix_x4;
-using tutorial::mma_16x8x16;
+using chapter10::ldmatrix_x4;
+using chapter10::mma_16x8x16;
 
 //! [ldmatrix_trans]
 /// ldmatrix.x4.trans: as ldmatrix_x4, lanes 8i to 8i + 7 give the addresses of matrix i's 8

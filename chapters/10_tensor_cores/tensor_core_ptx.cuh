@@ -1,7 +1,7 @@
 /**
- * @file common/include/tutorial/tensor_core_ptx.cuh
- * @brief The two PTX instructions of chapter 10's mma.sync step, shared by the chapter and its
- *        exercises: ldmatrix.x4 and mma.sync.m16n8k16 (BF16 in, FP32 accumulators).
+ * @file chapters/10_tensor_cores/tensor_core_ptx.cuh
+ * @brief The two PTX instructions of chapter 10's mma.sync step, which exercises 10.2 and 10.3
+ *        include from here: ldmatrix.x4 and mma.sync.m16n8k16 (BF16 in, FP32 accumulators).
  *
  * Both exist from compute capability 8.0 on (BF16 mma.sync), so they are compiled only where
  * __CUDA_ARCH__ >= 800; host code never calls them.
@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-namespace tutorial {
+namespace chapter10 {
 
 #if __CUDA_ARCH__ >= 800
 //! [ldmatrix_mma]
@@ -41,4 +41,4 @@ __device__ inline void mma_16x8x16(float (&d)[4], const uint32_t (&a)[4], const 
 //! [ldmatrix_mma]
 #endif
 
-}  // namespace tutorial
+}  // namespace chapter10
