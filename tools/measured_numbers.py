@@ -25,24 +25,22 @@ them before Doxygen reads the page, because Doxygen would eat the space after ea
     python3 tools/measured_numbers.py --check  # fail (exit 1) naming each quote that differs
 
 Either way it fails naming each quote of a name that is not defined, each name defined twice
-and each comment left open. The pages are those tools/snippets.py reads. The check is a CTest
-test (docs.numbers), part of the README's test command. (The file is not called numbers.py:
+and each comment left open. The pages, where their code blocks are, the command line and the
+report are those of tools/pages.py. The check is a CTest test (docs.numbers), part of the
+README's test command. (The file is not called numbers.py:
 that name would hide Python's own `numbers` module from every script in tools/, and numpy,
 which tools/compare.py's charts load, imports it.)
 """
-import argparse
-import pathlib
 import re
 import sys
 
-from snippets import PAGES
+import pages  # beside this script: what the tools that check the pages share
+from pages import FENCE, with_code_flags
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 NAME = r"[A-Za-z0-9_.-]+"
 MARKER = re.compile(r"<!-- (number|quote): (" + NAME + r") -->(.*?)<!-- /\1 -->")
 ANY_COMMENT = re.compile(r"<!-- /?(?:number|quote)\b[^>]*-->")
 CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 BLOCK_START = "<!-- numbers in the next block:"
 BLOCK_LINE = re.compile(r"^(" + NAME + r")\s+(\S.*)$")
 
@@ -66,24 +64,6 @@ def prose_segments(line):
         start = match.end()
     pieces.append((True, line[start:]))
     return pieces
-
-
-def with_code_flags(lines):
-    """Yields (index, line, in_code) for every line; fence lines count as code."""
-    fence = None
-    for index, line in enumerate(lines):
-        match = FENCE.match(line)
-        if fence is None:
-            if match:
-                fence = match.group(1)
-                yield index, line, True
-            else:
-                yield index, line, False
-        else:
-            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence) \
-                    and not line.strip()[len(match.group(1)):].strip():
-                fence = None
-            yield index, line, True
 
 
 def strip_markers(lines):
@@ -187,22 +167,11 @@ def rewrite(text, definitions):
     return "\n".join(lines)
 
 
-def pages():
-    for pattern in PAGES:
-        yield from sorted(ROOT.glob(pattern))
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only report drift (exit 1)")
-    parser.add_argument("--root", help="the repository's root (default: this tool's)")
-    args = parser.parse_args()
-    global ROOT
-    if args.root:
-        ROOT = pathlib.Path(args.root).resolve()
+    args = pages.command_line(__doc__.splitlines()[0])
     texts, markers, errors = {}, [], []
-    for page in pages():
-        name = page.relative_to(ROOT).as_posix()
+    for page in pages.under(args.root):
+        name = pages.relative(page, args.root)
         texts[page] = page.read_text()
         found, page_errors = scan(texts[page], name)
         markers += found
@@ -227,19 +196,14 @@ def main():
             source = definitions[marker.name]
             drifted.append(f"{marker.where()}: quotes {marker.name} as '{marker.value}', its "
                            f"source {source.where()} says '{source.value}'")
-    if not args.check:
-        for page, text in texts.items():
-            new = rewrite(text, definitions)
-            if new != text:
-                page.write_text(new)
-                print(f"updated {page.relative_to(ROOT).as_posix()}")
-        drifted = []
-    for line in errors + drifted:
-        print(line, file=sys.stderr)
-    if drifted:
-        print("run `python3 tools/measured_numbers.py` to update the quotes", file=sys.stderr)
-    sys.exit(1 if errors or drifted else 0)
+    updates = {}
+    for page, text in texts.items():
+        new = rewrite(text, definitions)
+        if new != text:
+            updates[page] = new
+    return pages.finish(args, updates, errors, drifted,
+                        "run `python3 tools/measured_numbers.py` to update the quotes")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -24,17 +24,17 @@ number of its directory. From the list and the titles come:
     python3 tools/navigation.py --check  # fail (exit 1) naming each page whose navigation differs
 
 Either way it fails on a chapter page whose first heading is not `# Chapter NN: title`, on two
-chapters with one number, and on an empty 'teaches' cell. The check is a CTest test
+chapters with one number, and on an empty 'teaches' cell. Where a page's code blocks are, the
+command line and the report are those of tools/pages.py. The check is a CTest test
 (docs.navigation), part of the README's test command.
 """
-import argparse
-import pathlib
 import re
 import sys
 
-from measured_numbers import with_code_flags
+import pages  # beside this script: what the tools that check the pages share
+from pages import with_code_flags
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pages.ROOT
 CHAPTER_DIR = re.compile(r"^([0-9]{2})_\w+$")
 HEADING = re.compile(r"^# Chapter ([0-9]{2}): (\S.*?)\s*$")
 ALL_CHAPTERS = "[All chapters](../../README.md)"
@@ -158,19 +158,15 @@ def with_table(text, chapters):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only report drift (exit 1)")
-    parser.add_argument("--root", help="the repository's root (default: this tool's)")
-    args = parser.parse_args()
+    args = pages.command_line(__doc__.splitlines()[0])
     global ROOT
-    if args.root:
-        ROOT = pathlib.Path(args.root).resolve()
+    ROOT = args.root
     errors, drifted = [], []
+    fix = "run `python3 tools/navigation.py` to update the pages"
     try:
         chapters = chapter_list()
     except NavigationError as error:
-        print(error, file=sys.stderr)
-        sys.exit(1)
+        return pages.finish(args, {}, [str(error)], [], fix)
     updates = {}
     for index, chapter in enumerate(chapters):
         path = ROOT / chapter.page()
@@ -198,17 +194,8 @@ def main():
                       for chapter in empty if not (args.check and chapter in missing))
     except NavigationError as error:
         errors.append(str(error))
-    if not args.check:
-        for path, new in updates.items():
-            path.write_text(new)
-            print(f"updated {path.relative_to(ROOT).as_posix()}")
-        drifted = []
-    for line in errors + drifted:
-        print(line, file=sys.stderr)
-    if drifted:
-        print("run `python3 tools/navigation.py` to update the pages", file=sys.stderr)
-    sys.exit(1 if errors or drifted else 0)
+    return pages.finish(args, updates, errors, drifted, fix)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

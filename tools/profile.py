@@ -103,13 +103,50 @@ def read_profile_spec(chapter_dir):
     return runs or [["--reps", "1"]], metrics
 
 
+# The harness's kernels around a lesson's block body (tutorial/block_cycles.cuh): a launch of
+# clocked_blocks<&body, ...> is listed under the body's name.
+HARNESS_WRAPPERS = ("clocked_blocks", "clocked_blocks_tma")
+
+
+def first_template_argument(name, start):
+    """The text of the first template argument of the list that opens at name[start] ('<')."""
+    depth = 0
+    for i in range(start, len(name)):
+        c = name[i]
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+            if depth == 0:
+                return name[start + 1:i]
+        elif c == "," and depth == 1:
+            return name[start + 1:i]
+    return name[start + 1:]
+
+
+def unwrap_harness(demangled):
+    """'void tutorial::clocked_blocks<&(void ns::body<int>(int const*)), 256, 1, ...>(...)' ->
+    'void ns::body<int>(int const*)': the body a harness kernel ran; other names unchanged."""
+    for wrapper in HARNESS_WRAPPERS:
+        at = demangled.find(wrapper + "<")
+        if at < 0 or (at > 0 and demangled[at - 1] not in " :"):
+            continue
+        body = first_template_argument(demangled, at + len(wrapper)).strip()
+        body = body.lstrip("&").strip()
+        if body.startswith("(") and body.endswith(")"):
+            body = body[1:-1].strip()
+        return body
+    return demangled
+
+
 def short_kernel_name(demangled):
     """'void (anonymous namespace)::reduce_tree<8, int>(const T1 *, long)' -> 'reduce_tree<8, int>'.
 
-    Long template argument lists (the libraries' kernels) shrink to '<...>', long names to 45
-    characters and '...'.
+    A harness kernel (clocked_blocks<&body, ...>) is named after its body. Long template
+    argument lists (the libraries' kernels) shrink to '<...>', long names to 45 characters and
+    '...'.
     """
-    name = demangled.strip()
+    name = unwrap_harness(demangled.strip())
     # Drop the parameter list: the last top-level parenthesis group.
     depth = 0
     for i in range(len(name) - 1, -1, -1):

@@ -14,17 +14,17 @@ Markdown, so both show the same code. Paths are relative to the repository's roo
     python3 tools/snippets.py          # rewrite every page's blocks from the sources
     python3 tools/snippets.py --check  # fail (exit 1) naming each page and region that drifted
 
-The check is a CTest test (docs.snippets), part of the README's test command.
+The pages, the command line and the report are those of tools/pages.py. The check is a CTest
+test (docs.snippets), part of the README's test command.
 """
-import argparse
 import pathlib
 import re
 import sys
 import textwrap
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-PAGES = ["README.md", "CONTRIBUTING.md", "docs/*.md", "chapters/*/README.md",
-         "exercises/*/README.md"]
+import pages  # beside this script: what the tools that check the pages share
+
+ROOT = pages.ROOT
 MARKER = re.compile(r"^<!-- snippet: (\S+) (\S+) -->$")
 LANGUAGE = {".cu": "cpp", ".cuh": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".py": "python",
             ".sh": "bash", ".cmake": "cmake", ".txt": "cmake"}
@@ -94,22 +94,13 @@ def changed_regions(old, new):
     return [f"{path} [{name}]" for (path, name) in after if before.get((path, name)) != after[(path, name)]]
 
 
-def pages():
-    for pattern in PAGES:
-        yield from sorted(ROOT.glob(pattern))
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only report drift (exit 1)")
-    parser.add_argument("--root", help="the repository's root (default: this tool's)")
-    args = parser.parse_args()
+    args = pages.command_line(__doc__.splitlines()[0])
     global ROOT
-    if args.root:
-        ROOT = pathlib.Path(args.root).resolve()
-    drifted, errors = [], []
-    for page in pages():
-        name = page.relative_to(ROOT).as_posix()
+    ROOT = args.root
+    updates, drifted, errors = {}, [], []
+    for page in pages.under(ROOT):
+        name = pages.relative(page, ROOT)
         text = page.read_text()
         try:
             new = fill(text, name)
@@ -118,19 +109,13 @@ def main():
             continue
         if new == text:
             continue
-        if args.check:
-            drifted.extend([f"{name}: its block of {where} differs from the source"
-                            for where in changed_regions(text, new)] or
-                           [f"{name}: a code block differs from its source"])
-        else:
-            page.write_text(new)
-            print(f"updated {name}")
-    for line in errors + drifted:
-        print(line, file=sys.stderr)
-    if drifted:
-        print("run `python3 tools/snippets.py` to update the pages", file=sys.stderr)
-    sys.exit(1 if errors or drifted else 0)
+        updates[page] = new
+        drifted.extend([f"{name}: its block of {where} differs from the source"
+                        for where in changed_regions(text, new)] or
+                       [f"{name}: a code block differs from its source"])
+    return pages.finish(args, updates, errors, drifted,
+                        "run `python3 tools/snippets.py` to update the pages")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -30,10 +30,10 @@ constexpr int kBlockThreads = 1024;
 //! [reduce_single_block]
 /// The whole sum in one block: each thread adds every kBlockThreads-th element into its own
 /// register, writes that partial sum to shared memory, and thread 0 adds the partial sums.
-/// @pre launched as <<<1, kBlockThreads>>>; `out` points at one value.
-__global__ void reduce_single_block(const int32_t* __restrict__ in, int64_t n,
-                                    long long* __restrict__ out, BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+/// A __device__ function: code that runs on the GPU, called by GPU code (the kernel below).
+/// @pre run by every thread of one block of kBlockThreads threads; `out` points at one value.
+__device__ void reduce_single_block(const int32_t* __restrict__ in, int64_t n,
+                                    long long* __restrict__ out) {
   __shared__ long long partial[kBlockThreads];
 
   // Stride by the block size: in each step the 1024 threads read 1024 consecutive ints, so a
@@ -49,9 +49,18 @@ __global__ void reduce_single_block(const int32_t* __restrict__ in, int64_t n,
     for (int t = 0; t < kBlockThreads; ++t) total += partial[t];  // 1024 dependent adds
     *out = total;
   }
-  block_clock_stop(slots, started);
 }
 //! [reduce_single_block]
+
+//! [sum_kernel]
+/// The kernel: a __global__ function is what the host launches, and every thread of the grid
+/// runs it. Its work is the function above. (The harness launches that same function inside
+/// a kernel of its own, clocked_blocks in tutorial/block_cycles.cuh, which also reads the
+/// SM's clock when the block starts and ends: the cycles/block column of the report.)
+__global__ void sum_kernel(const int32_t* __restrict__ in, int64_t n, long long* __restrict__ out) {
+  reduce_single_block(in, n, out);
+}
+//! [sum_kernel]
 
 //! [sum_on_gpu]
 /// The sum of @p h_in on the GPU the way a first CUDA program computes it, with none of the
@@ -69,7 +78,7 @@ long long sum_on_gpu(const std::vector<int32_t>& h_in) {
   // A value no sum here can take, so that a kernel that never writes *d_out cannot pass.
   CUDA_CHECK(cudaMemset(d_out, 0x7F, sizeof(long long)));
 
-  reduce_single_block<<<1, kBlockThreads>>>(d_in, n, d_out, BlockCycleSlots{});  // no recording
+  sum_kernel<<<1, kBlockThreads>>>(d_in, n, d_out);  // 1 block of kBlockThreads threads
   CUDA_CHECK(cudaGetLastError());  // did the launch start? (a bad configuration fails here)
 
   long long sum = 0;  // this copy waits for the kernel, and reports an error it ran into
@@ -164,7 +173,8 @@ Report run_lesson(const Options& opt) {
   const DeviceBuffer<int32_t>& d_in = input.values;
   DeviceBuffer<long long> d_out(1);
   const auto launch = [&](BlockCycleSlots slots) {
-    reduce_single_block<<<1, kBlockThreads>>>(d_in.data(), n, d_out.data(), slots);
+    clocked_kernel<reduce_single_block, kBlockThreads>
+        <<<1, kBlockThreads>>>(slots, d_in.data(), n, d_out.data());
   };
   CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
 

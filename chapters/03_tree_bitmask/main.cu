@@ -49,11 +49,10 @@ __device__ void load_one_per_thread(const T* in, int64_t n, Shared partial) {
 /// its low bits (mask = 2 * offset - 1) clear add the element `offset` places to their right:
 ///   offset 1, mask 1: threads 0, 2, 4, ...   offset 2, mask 3: threads 0, 4, 8, ...
 /// After log2(kBlockThreads) steps partial[0] holds the block's sum.
-/// @pre launched with kBlockThreads threads per block; out has one slot per block.
+/// @pre run by every thread of blocks of kBlockThreads threads; out has one slot per block.
 template <typename T, bool kRecord = false>
-__global__ void reduce_bitmask_tree(const T* __restrict__ in, int64_t n,
-                                    long long* __restrict__ out, BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_bitmask_tree(const T* __restrict__ in, int64_t n,
+                                    long long* __restrict__ out) {
   __shared__ long long partial_memory[kBlockThreads];
   const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_one_per_thread(in, n, partial);
@@ -66,7 +65,6 @@ __global__ void reduce_bitmask_tree(const T* __restrict__ in, int64_t n,
     __syncthreads();  // the next step reads what this step wrote
   }
   if (tid == 0) out[blockIdx.x] = partial[0];
-  block_clock_stop(slots, started);
 }
 //! [reduce_bitmask_tree]
 
@@ -74,11 +72,10 @@ __global__ void reduce_bitmask_tree(const T* __restrict__ in, int64_t n,
 /// The same tree with the textbook test tid % (2 * offset) == 0. Same threads, same adds; only
 /// the test differs. With a divisor known only at run time, % is an integer division, a
 /// sequence of a dozen or more instructions where the bitmask test is one AND.
-/// @pre launched with kBlockThreads threads per block; out has one slot per block.
+/// @pre run by every thread of blocks of kBlockThreads threads; out has one slot per block.
 template <typename T, bool kRecord = false>
-__global__ void reduce_modulo_tree(const T* __restrict__ in, int64_t n, long long* __restrict__ out,
-                                   BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_modulo_tree(const T* __restrict__ in, int64_t n,
+                                   long long* __restrict__ out) {
   __shared__ long long partial_memory[kBlockThreads];
   const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_one_per_thread(in, n, partial);
@@ -89,7 +86,6 @@ __global__ void reduce_modulo_tree(const T* __restrict__ in, int64_t n, long lon
     __syncthreads();
   }
   if (tid == 0) out[blockIdx.x] = partial[0];
-  block_clock_stop(slots, started);
 }
 //! [reduce_modulo_tree]
 
@@ -101,11 +97,10 @@ __global__ void reduce_modulo_tree(const T* __restrict__ in, int64_t n, long lon
 /// each load or store to shared memory takes several passes. The block's passes are as many
 /// as in the interleaved tree, but they now come from one to four warps per step, and the
 /// rest of the block waits for them at the barrier.
-/// @pre launched with kBlockThreads threads per block; out has one slot per block.
+/// @pre run by every thread of blocks of kBlockThreads threads; out has one slot per block.
 template <typename T, bool kRecord = false>
-__global__ void reduce_compact_threads(const T* __restrict__ in, int64_t n,
-                                       long long* __restrict__ out, BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_compact_threads(const T* __restrict__ in, int64_t n,
+                                       long long* __restrict__ out) {
   __shared__ long long partial_memory[kBlockThreads];
   const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_one_per_thread(in, n, partial);
@@ -116,9 +111,13 @@ __global__ void reduce_compact_threads(const T* __restrict__ in, int64_t n,
     __syncthreads();
   }
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
-  block_clock_stop(slots, started);
 }
 //! [reduce_compact_threads]
+
+/// One of the trees above as the harness launches it: in its kernel clocked_blocks, which
+/// records the block's cycles when asked (tutorial/block_cycles.cuh).
+template <auto kTree>
+constexpr auto block_kernel = clocked_kernel<kTree, kBlockThreads>;
 
 /// The work of one tree, counted: how many of the thread-steps add something, and how many
 /// warp-steps run with at least one lane active, for the interleaved trees and compact threads.
@@ -175,15 +174,18 @@ Report run_lesson(const Options& opt) {
     ReduceInPasses passes;
   };
   std::vector<Variant> variants;
-  variants.push_back({"reduce_bitmask_tree",
-                      ReduceInPasses(reduce_bitmask_tree<int32_t>, reduce_bitmask_tree<long long>,
-                                     kBlockThreads, kBlockThreads, n)});
-  variants.push_back({"reduce_modulo_tree",
-                      ReduceInPasses(reduce_modulo_tree<int32_t>, reduce_modulo_tree<long long>,
-                                     kBlockThreads, kBlockThreads, n)});
-  variants.push_back({"reduce_compact_threads", ReduceInPasses(reduce_compact_threads<int32_t>,
-                                                               reduce_compact_threads<long long>,
-                                                               kBlockThreads, kBlockThreads, n)});
+  variants.push_back(
+      {"reduce_bitmask_tree", ReduceInPasses(block_kernel<reduce_bitmask_tree<int32_t>>,
+                                             block_kernel<reduce_bitmask_tree<long long>>,
+                                             kBlockThreads, kBlockThreads, n)});
+  variants.push_back(
+      {"reduce_modulo_tree", ReduceInPasses(block_kernel<reduce_modulo_tree<int32_t>>,
+                                            block_kernel<reduce_modulo_tree<long long>>,
+                                            kBlockThreads, kBlockThreads, n)});
+  variants.push_back(
+      {"reduce_compact_threads", ReduceInPasses(block_kernel<reduce_compact_threads<int32_t>>,
+                                                block_kernel<reduce_compact_threads<long long>>,
+                                                kBlockThreads, kBlockThreads, n)});
   CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
 
   // Verify each variant on its own poisoned output.
@@ -221,11 +223,12 @@ Explanation explain_lesson(const Options& opt) {
   };
   return explain_kernels(
       kChapter.id, device,
-      {block("reduce_bitmask_tree", reduce_bitmask_tree<int32_t>,
-             reduce_bitmask_tree<int32_t, true>),
-       block("reduce_modulo_tree", reduce_modulo_tree<int32_t>, reduce_modulo_tree<int32_t, true>),
-       block("reduce_compact_threads", reduce_compact_threads<int32_t>,
-             reduce_compact_threads<int32_t, true>)});
+      {block("reduce_bitmask_tree", block_kernel<reduce_bitmask_tree<int32_t>>,
+             block_kernel<reduce_bitmask_tree<int32_t, true>>),
+       block("reduce_modulo_tree", block_kernel<reduce_modulo_tree<int32_t>>,
+             block_kernel<reduce_modulo_tree<int32_t, true>>),
+       block("reduce_compact_threads", block_kernel<reduce_compact_threads<int32_t>>,
+             block_kernel<reduce_compact_threads<int32_t, true>>)});
 }
 //! [explain]
 

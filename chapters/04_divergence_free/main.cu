@@ -94,12 +94,10 @@ __device__ void load_then_tree(const T* in, int64_t n, Shared partial, int down_
 /// Step 1a. Chapter 03's kernel with one thing changed, the addressing: threads 0 .. stride-1
 /// add (tree_sequential's pattern). The loop is still bounded by blockDim.x, known only at run
 /// time, exactly as in chapter 03, so the compiler keeps it a loop.
-/// @pre launched with kBlockThreads threads; out has one slot per block.
+/// @pre run by every thread of blocks of kBlockThreads threads; out has one slot per block.
 template <typename T, bool kRecord = false>
-__global__ void reduce_sequential_runtime_bound(const T* __restrict__ in, int64_t n,
-                                                long long* __restrict__ out,
-                                                BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_sequential_runtime_bound(const T* __restrict__ in, int64_t n,
+                                                long long* __restrict__ out) {
   __shared__ long long partial_memory[kBlockThreads];
   const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   partial[threadIdx.x] = load_and_add<1>(in, n);
@@ -109,7 +107,6 @@ __global__ void reduce_sequential_runtime_bound(const T* __restrict__ in, int64_
     __syncthreads();
   }
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
-  block_clock_stop(slots, started);
 }
 //! [reduce_sequential_runtime_bound]
 
@@ -117,16 +114,14 @@ __global__ void reduce_sequential_runtime_bound(const T* __restrict__ in, int64_
 /// Steps 1b and 2. tree_sequential's loop is bounded by kBlockThreads, a compile-time
 /// constant, so the compiler unrolls it: with kLoads = 1 this is step 1a with only the bound
 /// changed. Step 2 (kLoads = 2 or 8): each thread starts from that many elements.
-/// @pre launched with kBlockThreads threads; out has one slot per block.
+/// @pre run by every thread of blocks of kBlockThreads threads; out has one slot per block.
 template <int kLoads, typename T, bool kRecord = false>
-__global__ void reduce_sequential_addressing(const T* __restrict__ in, int64_t n,
-                                             long long* __restrict__ out, BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_sequential_addressing(const T* __restrict__ in, int64_t n,
+                                             long long* __restrict__ out) {
   __shared__ long long partial_memory[kBlockThreads];
   const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_then_tree<kLoads>(in, n, partial, 1);
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
-  block_clock_stop(slots, started);
 }
 //! [reduce_sequential_addressing]
 
@@ -136,11 +131,10 @@ __global__ void reduce_sequential_addressing(const T* __restrict__ in, int64_t n
 /// write and another lane's read stands __syncwarp(), which makes the 32 lanes meet and their
 /// shared-memory writes visible to each other. Since Volta the lanes of a warp are not
 /// guaranteed to run in lockstep, so this meeting point must be written out.
-/// @pre launched with kBlockThreads threads; out has one slot per block.
+/// @pre run by every thread of blocks of kBlockThreads threads; out has one slot per block.
 template <int kLoads, typename T, bool kRecord = false>
-__global__ void reduce_last_warp_syncwarp(const T* __restrict__ in, int64_t n,
-                                          long long* __restrict__ out, BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_last_warp_syncwarp(const T* __restrict__ in, int64_t n,
+                                          long long* __restrict__ out) {
   __shared__ long long partial_memory[kBlockThreads];
   const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);       // 64 values left
@@ -155,7 +149,6 @@ __global__ void reduce_last_warp_syncwarp(const T* __restrict__ in, int64_t n,
     }
     if (lane == 0) out[blockIdx.x] = sum;
   }
-  block_clock_stop(slots, started);
 }
 //! [reduce_last_warp_syncwarp]
 
@@ -165,11 +158,10 @@ __global__ void reduce_last_warp_syncwarp(const T* __restrict__ in, int64_t n,
 /// offset] before lane + offset overwrites it. Nothing guarantees that since Volta; `volatile`
 /// only stops the compiler from keeping values in registers, it does not order the lanes.
 /// A data race: run only on request (TUTORIAL_UNSAFE_WARP_DEMO=1).
-/// @pre launched with kBlockThreads threads; out has one slot per block.
+/// @pre run by every thread of blocks of kBlockThreads threads; out has one slot per block.
 template <int kLoads, typename T>
-__global__ void reduce_last_warp_volatile(const T* __restrict__ in, int64_t n,
-                                          long long* __restrict__ out, BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_last_warp_volatile(const T* __restrict__ in, int64_t n,
+                                          long long* __restrict__ out) {
   __shared__ long long partial[kBlockThreads];
   load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);
   if (threadIdx.x < kWarpThreads) {
@@ -183,7 +175,6 @@ __global__ void reduce_last_warp_volatile(const T* __restrict__ in, int64_t n,
     v[lane] += v[lane + 1];
     if (lane == 0) out[blockIdx.x] = v[0];
   }
-  block_clock_stop(slots, started);
 }
 //! [reduce_last_warp_volatile]
 
@@ -191,11 +182,10 @@ __global__ void reduce_last_warp_volatile(const T* __restrict__ in, int64_t n,
 /// Step 4. The last 64 values go into the first warp's registers (two per lane, added) and
 /// warp_reduce_sum() finishes with five __shfl_down_sync: no shared memory, and the shuffle
 /// itself synchronizes the lanes it names.
-/// @pre launched with kBlockThreads threads; out has one slot per block.
+/// @pre run by every thread of blocks of kBlockThreads threads; out has one slot per block.
 template <int kLoads, typename T, bool kRecord = false>
-__global__ void reduce_last_warp_shuffle(const T* __restrict__ in, int64_t n,
-                                         long long* __restrict__ out, BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_last_warp_shuffle(const T* __restrict__ in, int64_t n,
+                                         long long* __restrict__ out) {
   __shared__ long long partial_memory[kBlockThreads];
   const auto partial = shared_array<kRecord>(partial_memory, 0);  // recorded for --explain
   load_then_tree<kLoads>(in, n, partial, 2 * kWarpThreads);
@@ -204,7 +194,6 @@ __global__ void reduce_last_warp_shuffle(const T* __restrict__ in, int64_t n,
         warp_reduce_sum(partial[threadIdx.x] + partial[threadIdx.x + kWarpThreads]);
     if (threadIdx.x == 0) out[blockIdx.x] = sum;
   }
-  block_clock_stop(slots, started);
 }
 //! [reduce_last_warp_shuffle]
 
@@ -212,16 +201,19 @@ __global__ void reduce_last_warp_shuffle(const T* __restrict__ in, int64_t n,
 /// Step 5. Shuffles from the start: every warp sums its 32 values in registers, and only the
 /// 8 warp sums meet in shared memory (block_reduce_sum). One barrier instead of the three of
 /// the previous steps (after the load, and two tree steps down to 64) plus the last warp's work.
-/// @pre launched with kBlockThreads threads; out has one slot per block.
+/// @pre run by every thread of blocks of kBlockThreads threads; out has one slot per block.
 template <int kLoads, typename T>
-__global__ void reduce_warp_shuffle_block(const T* __restrict__ in, int64_t n,
-                                          long long* __restrict__ out, BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_warp_shuffle_block(const T* __restrict__ in, int64_t n,
+                                          long long* __restrict__ out) {
   const long long sum = block_reduce_sum<kBlockThreads>(load_and_add<kLoads>(in, n));
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
-  block_clock_stop(slots, started);
 }
 //! [reduce_warp_shuffle_block]
+
+/// One of the block sums above as the harness launches it: in its kernel clocked_blocks, which
+/// records the block's cycles when asked (tutorial/block_cycles.cuh).
+template <auto kBlockSum>
+constexpr auto block_kernel = clocked_kernel<kBlockSum, kBlockThreads>;
 
 /// One step of the chapter: a kernel, applied in passes until one value is left.
 struct Step {
@@ -239,9 +231,9 @@ Step make_step(std::string name, int loads, BlockSumKernel<int32_t> first,
 
 /// Runs the legacy volatile unrolling @p runs times and counts the wrong sums.
 std::string run_unsafe_demo(const int32_t* d_in, int64_t n, int64_t reference, int runs) {
-  Step legacy =
-      make_step("legacy", kLoadsPerThread, reduce_last_warp_volatile<kLoadsPerThread, int32_t>,
-                reduce_last_warp_volatile<kLoadsPerThread, long long>, n);
+  Step legacy = make_step("legacy", kLoadsPerThread,
+                          block_kernel<reduce_last_warp_volatile<kLoadsPerThread, int32_t>>,
+                          block_kernel<reduce_last_warp_volatile<kLoadsPerThread, long long>>, n);
   DeviceBuffer<long long> d_out(1);
   int wrong = 0;
   for (int r = 0; r < runs; ++r) {
@@ -275,26 +267,26 @@ Report run_lesson(const Options& opt) {
   std::vector<Step> steps;
   constexpr int kLoads = kLoadsPerThread;
   steps.push_back(make_step("reduce_sequential_runtime_bound, 1 load", 1,
-                            reduce_sequential_runtime_bound<int32_t>,
-                            reduce_sequential_runtime_bound<long long>, n));
+                            block_kernel<reduce_sequential_runtime_bound<int32_t>>,
+                            block_kernel<reduce_sequential_runtime_bound<long long>>, n));
   steps.push_back(make_step("reduce_sequential_addressing, 1 load", 1,
-                            reduce_sequential_addressing<1, int32_t>,
-                            reduce_sequential_addressing<1, long long>, n));
+                            block_kernel<reduce_sequential_addressing<1, int32_t>>,
+                            block_kernel<reduce_sequential_addressing<1, long long>>, n));
   steps.push_back(make_step("reduce_sequential_addressing, 2 loads", 2,
-                            reduce_sequential_addressing<2, int32_t>,
-                            reduce_sequential_addressing<2, long long>, n));
+                            block_kernel<reduce_sequential_addressing<2, int32_t>>,
+                            block_kernel<reduce_sequential_addressing<2, long long>>, n));
   steps.push_back(make_step("reduce_sequential_addressing" + kLoadsName, kLoads,
-                            reduce_sequential_addressing<kLoads, int32_t>,
-                            reduce_sequential_addressing<kLoads, long long>, n));
+                            block_kernel<reduce_sequential_addressing<kLoads, int32_t>>,
+                            block_kernel<reduce_sequential_addressing<kLoads, long long>>, n));
   steps.push_back(make_step("reduce_last_warp_syncwarp" + kLoadsName, kLoads,
-                            reduce_last_warp_syncwarp<kLoads, int32_t>,
-                            reduce_last_warp_syncwarp<kLoads, long long>, n));
+                            block_kernel<reduce_last_warp_syncwarp<kLoads, int32_t>>,
+                            block_kernel<reduce_last_warp_syncwarp<kLoads, long long>>, n));
   steps.push_back(make_step("reduce_last_warp_shuffle" + kLoadsName, kLoads,
-                            reduce_last_warp_shuffle<kLoads, int32_t>,
-                            reduce_last_warp_shuffle<kLoads, long long>, n));
+                            block_kernel<reduce_last_warp_shuffle<kLoads, int32_t>>,
+                            block_kernel<reduce_last_warp_shuffle<kLoads, long long>>, n));
   steps.push_back(make_step("reduce_warp_shuffle_block" + kLoadsName, kLoads,
-                            reduce_warp_shuffle_block<kLoads, int32_t>,
-                            reduce_warp_shuffle_block<kLoads, long long>, n));
+                            block_kernel<reduce_warp_shuffle_block<kLoads, int32_t>>,
+                            block_kernel<reduce_warp_shuffle_block<kLoads, long long>>, n));
   CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
 
   // Verify each step on its own poisoned output.
@@ -324,8 +316,8 @@ Report run_lesson(const Options& opt) {
     // Timed too, so that what the safe forms cost is measured. Its sum is not checked (the
     // race may or may not show), so the row says UNSAFE.
     Step legacy = make_step("reduce_last_warp_volatile" + kLoadsName + " (UNSAFE)", kLoads,
-                            reduce_last_warp_volatile<kLoads, int32_t>,
-                            reduce_last_warp_volatile<kLoads, long long>, n);
+                            block_kernel<reduce_last_warp_volatile<kLoads, int32_t>>,
+                            block_kernel<reduce_last_warp_volatile<kLoads, long long>>, n);
     report.rows.push_back(measure_kernel(
         timer, opt.reps, legacy.name, bytes, legacy.passes.first_blocks(), double(n),
         [&](BlockCycleSlots slots) { legacy.passes(d_in.data(), d_out.data(), slots); }));
@@ -348,16 +340,19 @@ Explanation explain_lesson(const Options& opt) {
                              opt.seed);
   };
   constexpr int kLoads = kLoadsPerThread;
-  return explain_kernels(
-      kChapter.id, device,
-      {block("reduce_sequential_runtime_bound", 1, reduce_sequential_runtime_bound<int32_t>,
-             reduce_sequential_runtime_bound<int32_t, true>),
-       block("reduce_sequential_addressing<1>", 1, reduce_sequential_addressing<1, int32_t>,
-             reduce_sequential_addressing<1, int32_t, true>),
-       block("reduce_last_warp_syncwarp<8>", kLoads, reduce_last_warp_syncwarp<kLoads, int32_t>,
-             reduce_last_warp_syncwarp<kLoads, int32_t, true>),
-       block("reduce_last_warp_shuffle<8>", kLoads, reduce_last_warp_shuffle<kLoads, int32_t>,
-             reduce_last_warp_shuffle<kLoads, int32_t, true>)});
+  return explain_kernels(kChapter.id, device,
+                         {block("reduce_sequential_runtime_bound", 1,
+                                block_kernel<reduce_sequential_runtime_bound<int32_t>>,
+                                block_kernel<reduce_sequential_runtime_bound<int32_t, true>>),
+                          block("reduce_sequential_addressing<1>", 1,
+                                block_kernel<reduce_sequential_addressing<1, int32_t>>,
+                                block_kernel<reduce_sequential_addressing<1, int32_t, true>>),
+                          block("reduce_last_warp_syncwarp<8>", kLoads,
+                                block_kernel<reduce_last_warp_syncwarp<kLoads, int32_t>>,
+                                block_kernel<reduce_last_warp_syncwarp<kLoads, int32_t, true>>),
+                          block("reduce_last_warp_shuffle<8>", kLoads,
+                                block_kernel<reduce_last_warp_shuffle<kLoads, int32_t>>,
+                                block_kernel<reduce_last_warp_shuffle<kLoads, int32_t, true>>)});
 }
 //! [explain]
 

@@ -48,7 +48,7 @@ enum class Combine { kAtomic, kPerBlock };
 /// The end of every kernel below: the block's threads meet in block_reduce_sum(), and thread
 /// 0 hands the block's sum over, with one atomicAdd or into its block's slot.
 template <Combine kCombine, typename Acc>
-__device__ void finish_block(Acc sum, Acc* out, const BlockCycleSlots& slots, BlockClock started) {
+__device__ void finish_block(Acc sum, Acc* out) {
   sum = block_reduce_sum<kBlockThreads>(sum);
   if (threadIdx.x == 0) {
     if constexpr (kCombine == Combine::kAtomic) {
@@ -57,7 +57,6 @@ __device__ void finish_block(Acc sum, Acc* out, const BlockCycleSlots& slots, Bl
       out[blockIdx.x] = sum;
     }
   }
-  block_clock_stop(slots, started);
 }
 //! [finish_block]
 
@@ -65,17 +64,15 @@ __device__ void finish_block(Acc sum, Acc* out, const BlockCycleSlots& slots, Bl
 /// Grid-stride loop: thread t of the grid adds elements t, t + T, t + 2T, ... where T is the
 /// number of threads in the grid. At every step the warp's 32 lanes read 32 consecutive ints:
 /// coalesced, whatever n is, and the grid's size no longer depends on n.
-/// @pre launched with kBlockThreads threads per block; *out is 0 before the launch.
+/// @pre run by every thread of blocks of kBlockThreads threads; *out is 0 before the launch.
 template <typename T>
-__global__ void reduce_global_stride(const T* __restrict__ in, int64_t n, SumOf<T>* out,
-                                     BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_global_stride(const T* __restrict__ in, int64_t n, SumOf<T>* out) {
   const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
   SumOf<T> sum = 0;
   for (int64_t i = int64_t{blockIdx.x} * kBlockThreads + threadIdx.x; i < n; i += stride) {
     sum += in[i];
   }
-  finish_block<Combine::kAtomic>(sum, out, slots, started);
+  finish_block<Combine::kAtomic>(sum, out);
 }
 //! [reduce_global_stride]
 
@@ -85,18 +82,16 @@ __global__ void reduce_global_stride(const T* __restrict__ in, int64_t n, SumOf<
 /// chunk apart: 32 sectors of 32 bytes for 32 useful ints, where the global stride needs 4.
 /// A lane's next 7 ints are in the sector it has just loaded, so L1 serves most of them: the
 /// cost is the extra L1 traffic, not 8 times the DRAM bytes (the page shows the counters).
-/// @pre launched with kBlockThreads threads per block; *out is 0 before the launch.
+/// @pre run by every thread of blocks of kBlockThreads threads; *out is 0 before the launch.
 template <typename T>
-__global__ void reduce_local_stride(const T* __restrict__ in, int64_t n, SumOf<T>* out,
-                                    BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void reduce_local_stride(const T* __restrict__ in, int64_t n, SumOf<T>* out) {
   const int64_t threads = int64_t{gridDim.x} * kBlockThreads;
   const int64_t chunk = (n + threads - 1) / threads;
   const int64_t begin = (int64_t{blockIdx.x} * kBlockThreads + threadIdx.x) * chunk;
   const int64_t end = std::min(begin + chunk, n);
   SumOf<T> sum = 0;
   for (int64_t i = begin; i < end; ++i) sum += in[i];
-  finish_block<Combine::kAtomic>(sum, out, slots, started);
+  finish_block<Combine::kAtomic>(sum, out);
 }
 //! [reduce_local_stride]
 
@@ -115,14 +110,13 @@ __device__ Acc add_vector(Acc sum, const Vector& v) {
 /// load instructions) and kVectorsInFlight independent loads per iteration, so each thread
 /// has 64 bytes on their way at once. The n % 4 ints past the last whole vector are added by
 /// the first threads of the grid, one each.
-/// @pre launched with kBlockThreads threads per block; @p in is 16-byte aligned (cudaMalloc
+/// @pre run by every thread of blocks of kBlockThreads threads; @p in is 16-byte aligned
+/// (cudaMalloc
 ///      gives 256); for Combine::kAtomic *out is 0 before the launch, for kPerBlock out has
 ///      one slot per block.
 template <Combine kCombine, typename T>
-__global__ void reduce_vectorized(const T* __restrict__ in, int64_t n, SumOf<T>* out,
-                                  BlockCycleSlots slots) {
+__device__ void reduce_vectorized(const T* __restrict__ in, int64_t n, SumOf<T>* out) {
   using Vector = typename SumTraits<T>::Vector;
-  const BlockClock started = block_clock_start();
   const Vector* in4 = reinterpret_cast<const Vector*>(in);
   const int64_t vectors = n / 4;
   const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
@@ -139,9 +133,14 @@ __global__ void reduce_vectorized(const T* __restrict__ in, int64_t n, SumOf<T>*
   }
   for (; i < vectors; i += stride) sum = add_vector(sum, in4[i]);
   if (thread < n % 4) sum += in[4 * vectors + thread];
-  finish_block<kCombine>(sum, out, slots, started);
+  finish_block<kCombine>(sum, out);
 }
 //! [reduce_vectorized]
+
+/// One of the block bodies above as the harness launches it: in its kernel clocked_blocks,
+/// which records the block's cycles when asked (tutorial/block_cycles.cuh).
+template <auto kBody>
+constexpr auto block_kernel = clocked_kernel<kBody, kBlockThreads>;
 
 //! [reduce_block_sums]
 /// The second launch of the two-pass sum: one block adds the first pass's block sums, in an
@@ -184,7 +183,7 @@ class GridSums {
   GridSums(const DeviceFacts& device, const T* d_in, int64_t n)
       : d_in_(d_in),
         n_(n),
-        grid_(grid_size(reduce_vectorized<Combine::kAtomic, T>, device, n)),
+        grid_(grid_size(block_kernel<reduce_vectorized<Combine::kAtomic, T>>, device, n)),
         d_out_(1),
         d_block_sums_(grid_),
         h_block_sums_(grid_) {}
@@ -196,18 +195,18 @@ class GridSums {
   template <typename Kernel>
   void atomic(Kernel kernel, BlockCycleSlots slots) {
     CUDA_CHECK(cudaMemsetAsync(d_out_.data(), 0, sizeof(Acc)));
-    kernel<<<grid_, kBlockThreads>>>(d_in_, n_, d_out_.data(), slots);
+    kernel<<<grid_, kBlockThreads>>>(slots, d_in_, n_, d_out_.data());
   }
   /// Block sums to memory, then a second launch of one block adds them: deterministic.
   void two_pass(BlockCycleSlots slots) {
-    reduce_vectorized<Combine::kPerBlock, T>
-        <<<grid_, kBlockThreads>>>(d_in_, n_, d_block_sums_.data(), slots);
+    block_kernel<reduce_vectorized<Combine::kPerBlock, T>>
+        <<<grid_, kBlockThreads>>>(slots, d_in_, n_, d_block_sums_.data());
     reduce_block_sums<<<1, kBlockThreads>>>(d_block_sums_.data(), grid_, d_out_.data());
   }
   /// Block sums to memory, copied to the host, added there (in order: deterministic too).
   void cpu_finish(BlockCycleSlots slots) {
-    reduce_vectorized<Combine::kPerBlock, T>
-        <<<grid_, kBlockThreads>>>(d_in_, n_, d_block_sums_.data(), slots);
+    block_kernel<reduce_vectorized<Combine::kPerBlock, T>>
+        <<<grid_, kBlockThreads>>>(slots, d_in_, n_, d_block_sums_.data());
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaMemcpy(h_block_sums_.data(), d_block_sums_.data(), grid_ * sizeof(Acc),
                           cudaMemcpyDeviceToHost));
@@ -308,16 +307,20 @@ Report run_lesson(const Options& opt) {
   };
   const std::vector<Variant> int_variants = {
       {"reduce_global_stride + atomicAdd",
-       [&](BlockCycleSlots s) { ints.atomic(reduce_global_stride<int32_t>, s); }},
+       [&](BlockCycleSlots s) { ints.atomic(block_kernel<reduce_global_stride<int32_t>>, s); }},
       {"reduce_local_stride + atomicAdd",
-       [&](BlockCycleSlots s) { ints.atomic(reduce_local_stride<int32_t>, s); }},
+       [&](BlockCycleSlots s) { ints.atomic(block_kernel<reduce_local_stride<int32_t>>, s); }},
       {"reduce_vectorized + atomicAdd",
-       [&](BlockCycleSlots s) { ints.atomic(reduce_vectorized<Combine::kAtomic, int32_t>, s); }},
+       [&](BlockCycleSlots s) {
+         ints.atomic(block_kernel<reduce_vectorized<Combine::kAtomic, int32_t>>, s);
+       }},
       {"reduce_vectorized + second launch", [&](BlockCycleSlots s) { ints.two_pass(s); }},
   };
   const std::vector<Variant> float_variants = {
       {"float: reduce_vectorized + atomicAdd",
-       [&](BlockCycleSlots s) { floats.atomic(reduce_vectorized<Combine::kAtomic, float>, s); }},
+       [&](BlockCycleSlots s) {
+         floats.atomic(block_kernel<reduce_vectorized<Combine::kAtomic, float>>, s);
+       }},
       {"float: reduce_vectorized + second launch", [&](BlockCycleSlots s) { floats.two_pass(s); }},
   };
   const Variant cpu_finish = {"reduce_vectorized + CPU finish",

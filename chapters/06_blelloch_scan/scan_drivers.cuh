@@ -45,8 +45,8 @@ struct PairTiles {
   template <typename In, typename Out>
   static void scan(const In* in, int64_t n, Out* out, Out* totals, bool inclusive,
                    BlockCycleSlots slots) {
-    scan_tile_pairs<Padded>
-        <<<tile_count(n, kTile), kPairThreads>>>(in, n, out, totals, inclusive, slots);
+    tutorial::clocked_kernel<scan_tile_pairs<Padded, In, Out>, kPairThreads>
+        <<<tile_count(n, kTile), kPairThreads>>>(slots, in, n, out, totals, inclusive);
   }
 };
 
@@ -56,8 +56,9 @@ struct CoarseTiles {
   template <typename In, typename Out>
   static void scan(const In* in, int64_t n, Out* out, Out* totals, bool inclusive,
                    BlockCycleSlots slots) {
-    scan_tile_coarse<<<tile_count(n, kTile), kCoarseThreads>>>(
-        in, n, out, totals, static_cast<const Out*>(nullptr), inclusive, slots);
+    tutorial::clocked_kernel<scan_tile_coarse<In, Out>, kCoarseThreads>
+        <<<tile_count(n, kTile), kCoarseThreads>>>(slots, in, n, out, totals,
+                                                   static_cast<const Out*>(nullptr), inclusive);
   }
 };
 
@@ -103,8 +104,8 @@ void reduce_then_scan(const In* in, int64_t n, Out* out, bool inclusive,
     reduce_tiles<<<tiles, kCoarseThreads>>>(in, n, totals);
     reduce_then_scan(totals, tiles, offsets, false, levels, level + 1, BlockCycleSlots{});
   }
-  scan_tile_coarse<<<tiles, kCoarseThreads>>>(in, n, out, static_cast<Out*>(nullptr), offsets,
-                                              inclusive, slots);
+  tutorial::clocked_kernel<scan_tile_coarse<In, Out>, kCoarseThreads><<<tiles, kCoarseThreads>>>(
+      slots, in, n, out, static_cast<Out*>(nullptr), offsets, inclusive);
 }
 //! [reduce_then_scan]
 

@@ -2,7 +2,8 @@
  * @file chapters/06_blelloch_scan/scan_kernels.cuh
  * @brief The kernels of chapter 06: each scans tiles of the input (one tile per block) and
  *        writes or takes the tiles' totals; scan_drivers.cuh strings them into a scan of any
- *        length.
+ *        length. The two tile scans are block bodies (__device__), which the drivers launch
+ *        in the harness's kernel clocked_blocks, so that their blocks' cycles can be recorded.
  */
 #pragma once
 
@@ -13,7 +14,6 @@
 
 namespace chapter06 {
 
-using tutorial::BlockClock;
 using tutorial::BlockCycleSlots;
 
 /// Threads of a pair-tile block; each thread holds two elements, so a tile is 1024 elements.
@@ -36,13 +36,11 @@ constexpr int kAddThreads = 256;
  * element i lives in shared memory (conflict_free_slot), so the up- and down-sweep's strided
  * accesses stop queueing on one bank.
  * @param tile_totals where block b writes the sum of its tile, or null when there is one tile.
- * @pre launched with kPairThreads threads and ceil(n / kPairTile) blocks.
+ * @pre run by every thread of ceil(n / kPairTile) blocks of kPairThreads threads.
  */
 template <bool Padded, typename In, typename Out>
-__global__ void __launch_bounds__(kPairThreads)
-    scan_tile_pairs(const In* __restrict__ in, int64_t n, Out* __restrict__ out,
-                    Out* __restrict__ tile_totals, bool inclusive, BlockCycleSlots slots) {
-  const BlockClock started = tutorial::block_clock_start();
+__device__ void scan_tile_pairs(const In* __restrict__ in, int64_t n, Out* __restrict__ out,
+                                Out* __restrict__ tile_totals, bool inclusive) {
   __shared__ Out tree[tree_slots<Padded, Out>(kPairTile)];
   const int t = threadIdx.x;
   // Elements t and t + kPairThreads: each half of the block reads one contiguous run, so every
@@ -61,7 +59,6 @@ __global__ void __launch_bounds__(kPairThreads)
   if (i0 < n) out[i0] = tree[tree_slot<Padded, Out>(t)] + (inclusive ? x0 : Out(0));
   if (i1 < n) out[i1] = tree[tree_slot<Padded, Out>(t + kPairThreads)] + (inclusive ? x1 : Out(0));
   if (t == 0 && tile_totals != nullptr) tile_totals[blockIdx.x] = total;
-  tutorial::block_clock_stop(slots, started);
 }
 //! [scan_tile_pairs]
 
@@ -92,14 +89,12 @@ __global__ void __launch_bounds__(kAddThreads)
  * fewer leaves per element and its barriers are paid once per 2048 elements.
  * @param tile_totals where block b writes the sum of its tile, or null.
  * @param tile_offsets what block b adds to all its results (step 4), or null for none.
- * @pre launched with kCoarseThreads threads and ceil(n / kCoarseTile) blocks.
+ * @pre run by every thread of ceil(n / kCoarseTile) blocks of kCoarseThreads threads.
  */
 template <typename In, typename Out>
-__global__ void __launch_bounds__(kCoarseThreads)
-    scan_tile_coarse(const In* __restrict__ in, int64_t n, Out* __restrict__ out,
-                     Out* __restrict__ tile_totals, const Out* __restrict__ tile_offsets,
-                     bool inclusive, BlockCycleSlots slots) {
-  const BlockClock started = tutorial::block_clock_start();
+__device__ void scan_tile_coarse(const In* __restrict__ in, int64_t n, Out* __restrict__ out,
+                                 Out* __restrict__ tile_totals,
+                                 const Out* __restrict__ tile_offsets, bool inclusive) {
   __shared__ Out tile[tree_slots<true, Out>(kCoarseTile)];
   __shared__ Out thread_sums[tree_slots<true, Out>(kCoarseThreads)];
   const int t = threadIdx.x;
@@ -136,7 +131,6 @@ __global__ void __launch_bounds__(kCoarseThreads)
     if (first + k < n) out[first + k] = tile[conflict_free_slot<Out>(k)];
   }
   if (t == 0 && tile_totals != nullptr) tile_totals[blockIdx.x] = total;
-  tutorial::block_clock_stop(slots, started);
 }
 //! [scan_tile_coarse]
 

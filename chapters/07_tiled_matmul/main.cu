@@ -57,10 +57,8 @@ enum class NaiveOrder {
 ///    in one 128-byte line; C is written in one line too. Coalesced: the same arithmetic,
 ///    several times faster.
 template <NaiveOrder kOrder>
-__global__ void __launch_bounds__(kNaiveThreads)
-    matmul_naive(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-                 int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void matmul_naive(const float* __restrict__ a, const float* __restrict__ b,
+                             float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
   const int64_t i = int64_t{blockIdx.x} * kNaiveThreads + threadIdx.x;
   if (i < m * n) {  // the last block may reach past C
     const bool along_rows = kOrder == NaiveOrder::kAlongRows;
@@ -72,7 +70,6 @@ __global__ void __launch_bounds__(kNaiveThreads)
     for (int64_t p = 0; p < k; ++p) sum += a_row[p] * b_col[p * n];
     c[row * n + col] = sum;
   }
-  block_clock_stop(slots, started);  // every thread, in range or not: it holds a barrier
 }
 //! [matmul_naive]
 
@@ -91,11 +88,9 @@ __global__ void __launch_bounds__(kNaiveThreads)
 /// global memory once per block instead of once per thread, kTile times fewer loads, so the
 /// kernel stops waiting on L1/L2 and waits on shared memory instead.
 template <int kTile, bool kRecord = false>
-__global__ void __launch_bounds__(kTile* kTile)
-    matmul_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-                 int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
+__device__ void matmul_tiled(const float* __restrict__ a, const float* __restrict__ b,
+                             float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
   static_assert(kTile * kTile <= 1024, "one thread per element of the tile: at most 1024");
-  const BlockClock started = block_clock_start();
   __shared__ float a_memory[kTile][kTile];
   __shared__ float b_memory[kTile][kTile];
   // The plain arrays, or recorded for --explain (shared_trace.cuh).
@@ -120,7 +115,6 @@ __global__ void __launch_bounds__(kTile* kTile)
     __syncthreads();
   }
   if (row < m && col < n) c[row * n + col] = sum;
-  block_clock_stop(slots, started);
 }
 //! [matmul_tiled]
 
@@ -154,14 +148,18 @@ Report run_lesson(const Options& opt) {
     return grid_blocks(ceil_div(m, height) * ceil_div(n, width));
   };
   const Variant variants[] = {
-      {"naive_down_columns", "matmul_naive<0>", matmul_naive<NaiveOrder::kDownColumns>,
+      {"naive_down_columns", "matmul_naive<0>",
+       clocked_kernel<matmul_naive<NaiveOrder::kDownColumns>, kNaiveThreads>,
        grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads},
-      {"naive_along_rows", "matmul_naive<1>", matmul_naive<NaiveOrder::kAlongRows>,
+      {"naive_along_rows", "matmul_naive<1>",
+       clocked_kernel<matmul_naive<NaiveOrder::kAlongRows>, kNaiveThreads>,
        grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads},
-      {"tiled_16x16", "matmul_tiled<16>", matmul_tiled<16>, tiles(16, 16), 16 * 16},
-      {"tiled_32x32", "matmul_tiled<32>", matmul_tiled<32>, tiles(32, 32), 32 * 32},
-      {"register_tiled_8x8", "matmul_register_tiled", matmul_register_tiled<>,
-       tiles(kRegTileM, kRegTileN), kRegThreads},
+      {"tiled_16x16", "matmul_tiled<16>", clocked_kernel<matmul_tiled<16>, 16 * 16>, tiles(16, 16),
+       16 * 16},
+      {"tiled_32x32", "matmul_tiled<32>", clocked_kernel<matmul_tiled<32>, 32 * 32>, tiles(32, 32),
+       32 * 32},
+      {"register_tiled_8x8", "matmul_register_tiled", register_tiled_kernel, tiles(kRegTileM, kRegTileN),
+       kRegThreads},
   };
 
   // Each variant: time it and check the C its runs left (MatmulRun::time_and_check).
@@ -212,8 +210,8 @@ ExplainedKernel explain_matmul(const std::string& name, MatmulKernel plain, Matm
   e.arrays = {{"a_tile", a_columns}, {"b_tile", b_columns}};
   e.run = [=](bool record) {
     d_c->poison();
-    (record ? recorded : plain)<<<1, threads>>>(d_a->data(), d_b->data(), d_c->data(), m, n, k,
-                                                BlockCycleSlots{});
+    (record ? recorded : plain)<<<1, threads>>>(BlockCycleSlots{}, d_a->data(), d_b->data(),
+                                                d_c->data(), m, n, k);
     CUDA_CHECK(cudaGetLastError());
     const std::vector<float> got = d_c->to_host();
     int64_t wrong = 0;
@@ -230,11 +228,11 @@ Explanation explain_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
   return explain_kernels(
       kChapter.id, device,
-      {explain_matmul("matmul_tiled<16>", matmul_tiled<16>, matmul_tiled<16, true>, 16 * 16, 16, 16,
-                      16, 16, 16, opt.seed),
-       explain_matmul("matmul_register_tiled", matmul_register_tiled<>, matmul_register_tiled<true>,
-                      kRegThreads, kRegTileM, kRegTileN, kRegTileK, kATileStride, kRegTileN,
-                      opt.seed)});
+      {explain_matmul("matmul_tiled<16>", clocked_kernel<matmul_tiled<16>, 16 * 16>,
+                      clocked_kernel<matmul_tiled<16, true>, 16 * 16>, 16 * 16, 16, 16, 16, 16, 16,
+                      opt.seed),
+       explain_matmul("matmul_register_tiled", register_tiled_kernel, register_tiled_recorded_kernel, kRegThreads,
+                      kRegTileM, kRegTileN, kRegTileK, kATileStride, kRegTileN, opt.seed)});
 }
 //! [explain]
 

@@ -13,10 +13,6 @@
 
 namespace chapter07 {
 
-using tutorial::block_clock_start;
-using tutorial::block_clock_stop;
-using tutorial::BlockClock;
-using tutorial::BlockCycleSlots;
 using tutorial::ceil_div;
 using tutorial::shared_array;
 using tutorial::tile_of_block;
@@ -65,11 +61,8 @@ __device__ inline float4 load4(const TracedShared<float>& row, int col) {
 /// each global element loaded once per block: 32 FLOPs per byte instead of 8 (tiled 32 x 32).
 /// The next step's tiles are loaded into registers while the current ones are multiplied.
 template <bool kRecord = false>
-__global__ void __launch_bounds__(kRegThreads, 2)
-    matmul_register_tiled(const float* __restrict__ a, const float* __restrict__ b,
-                          float* __restrict__ c, int64_t m, int64_t n, int64_t k,
-                          BlockCycleSlots slots) {
-  const BlockClock started = block_clock_start();
+__device__ void matmul_register_tiled(const float* __restrict__ a, const float* __restrict__ b,
+                                      float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
   // A's tile is stored transposed, a_tile[p][r] = A(row0 + r, k0 + p), so that the 4 rows a
   // thread needs at step p are 4 neighbours: one float4 load.
   __shared__ __align__(16) float a_memory[kRegTileK][kATileStride];
@@ -148,8 +141,15 @@ __global__ void __launch_bounds__(kRegThreads, 2)
       if (row < m && col < n) c[row * n + col] = acc[i][j];
     }
   }
-  block_clock_stop(slots, started);
 }
 //! [matmul_register_tiled]
+
+/// The register-tiled body as the harness launches it (clocked_kernel, block_cycles.cuh), with
+/// its launch bounds: kRegThreads threads a block and at least 2 blocks an SM, which caps the
+/// registers at 128 a thread so that two blocks fit; and the same with --explain's recording.
+inline constexpr auto register_tiled_kernel =
+    tutorial::clocked_kernel<matmul_register_tiled<>, kRegThreads, 2>;
+inline constexpr auto register_tiled_recorded_kernel =
+    tutorial::clocked_kernel<matmul_register_tiled<true>, kRegThreads, 2>;
 
 }  // namespace chapter07

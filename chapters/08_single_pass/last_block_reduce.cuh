@@ -17,8 +17,6 @@
 namespace chapter08 {
 
 using tutorial::atomic_add;
-using tutorial::BlockClock;
-using tutorial::BlockCycleSlots;
 using tutorial::SumOf;
 using tutorial::SumTraits;
 
@@ -80,15 +78,13 @@ __device__ SumOf<T> thread_sum(const T* __restrict__ in, int64_t n) {
  * The block that draws ticket gridDim.x - 1 knows that all the others have written: it adds
  * the partials in index order, so the order of the float additions is fixed by the grid
  * alone, and it puts the counter back to 0 for the next launch.
- * @pre launched with kReduceThreads threads per block; @p in is 16-byte aligned; kAtomic:
+ * @pre run by blocks of kReduceThreads threads; @p in is 16-byte aligned; kAtomic:
  *      *out is 0 before the launch; kLastBlock: state.partials has gridDim.x slots and
  *      *state.ticket is 0 (as the previous launch left it).
  */
 template <Finish kFinish, typename T>
-__global__ void __launch_bounds__(kReduceThreads)
-    reduce_one_pass(const T* __restrict__ in, int64_t n, SumOf<T>* out,
-                    LastBlockState<SumOf<T>> state, BlockCycleSlots slots) {
-  const BlockClock started = tutorial::block_clock_start();
+__device__ void reduce_one_pass(const T* __restrict__ in, int64_t n, SumOf<T>* out,
+                                LastBlockState<SumOf<T>> state) {
   const SumOf<T> block_sum = tutorial::block_reduce_sum<kReduceThreads>(thread_sum(in, n));
   if constexpr (kFinish == Finish::kAtomic) {
     if (threadIdx.x == 0) atomic_add(out, block_sum);
@@ -111,9 +107,13 @@ __global__ void __launch_bounds__(kReduceThreads)
       if (threadIdx.x == 0) *out = total;
     }
   }
-  tutorial::block_clock_stop(slots, started);
 }
 //! [reduce_one_pass]
+
+/// reduce_one_pass as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh).
+template <Finish kFinish, typename T>
+inline constexpr auto reduce_one_pass_kernel =
+    tutorial::clocked_kernel<reduce_one_pass<kFinish, T>, kReduceThreads>;
 
 /// A launch with nothing in it: what any launch costs, the floor of a one-launch sum.
 __global__ inline void empty_kernel() {}

@@ -274,12 +274,10 @@ __device__ void warp_offsets(const ScanState& state, int64_t tile, Out* totals) 
  *      out 16-byte aligned; *state.next_tile is 0.
  */
 template <Wait kWait, typename In, typename Out>
-__global__ void __launch_bounds__(TileShape<Out>::kThreads, TileShape<Out>::kBlocksPerSm)
-    scan_single_pass(const In* __restrict__ in, int64_t n, Out* __restrict__ out, bool inclusive,
-                     ScanState state, tutorial::BlockCycleSlots slots) {
+__device__ void scan_single_pass(const In* __restrict__ in, int64_t n, Out* __restrict__ out,
+                                 bool inclusive, ScanState state) {
   constexpr int kThreads = TileShape<Out>::kThreads, kCount = kPerThread<Out>;
   constexpr int kRoundElements = kCount * kThreads;
-  const tutorial::BlockClock started = tutorial::block_clock_start();
   __shared__ Out warp_totals[kRounds<Out>][kScanWarps<Out>];
   __shared__ Out warp_before[kRounds<Out>][kThreads];  // each thread reads back only its own
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -321,9 +319,15 @@ __global__ void __launch_bounds__(TileShape<Out>::kThreads, TileShape<Out>::kBlo
     }
     store_pack<kCount>(out, n, first + r * kRoundElements, result);
   }
-  tutorial::block_clock_stop(slots, started);
 }
 //! [scan_single_pass]
+
+/// scan_single_pass as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh), with
+/// its launch bounds: the tile's threads, and the blocks an SM must hold (TileShape).
+template <Wait kWait, typename In, typename Out>
+inline constexpr auto scan_single_pass_kernel =
+    tutorial::clocked_kernel<scan_single_pass<kWait, In, Out>, TileShape<Out>::kThreads,
+                             TileShape<Out>::kBlocksPerSm>;
 
 //! [staged_slot]
 /// Where pack @p c of the staged outputs lives in shared memory, each thread owning kPacks
@@ -357,15 +361,12 @@ constexpr int kStagingBytes = kScanTile<Out>* int{sizeof(Out)};
  *      *state.next_tile is 0.
  */
 template <Wait kWait, typename In, typename Out>
-__global__ void __launch_bounds__(TileShape<Out>::kThreads, TileShape<Out>::kBlocksPerSm)
-    scan_single_pass_blocked(const In* __restrict__ in, int64_t n, Out* __restrict__ out,
-                             bool inclusive, ScanState state, tutorial::BlockCycleSlots slots) {
+__device__ void scan_single_pass_blocked(const In* __restrict__ in, int64_t n,
+                                         Out* __restrict__ out, bool inclusive, ScanState state) {
   constexpr int kThreads = TileShape<Out>::kThreads, kItems = TileShape<Out>::kItems;
   constexpr int kLoads = kItems / kPerThread<In>, kStores = kItems / kPerThread<Out>;
   static_assert(kItems % kPerThread<In> == 0 && kItems % kPerThread<Out> == 0, "whole packs");
   using OutPack = Pack<Out, kPerThread<Out>>;
-  __shared__ tutorial::BlockClock started;  // at 40 registers, 4 more per thread spill (page)
-  tutorial::block_clock_start_shared(started);
   extern __shared__ uint4 staging_bytes[];  // kStagingBytes<Out>
   OutPack* staged = reinterpret_cast<OutPack*>(staging_bytes);
   __shared__ Out warp_totals[kScanWarps<Out>];
@@ -416,9 +417,16 @@ __global__ void __launch_bounds__(TileShape<Out>::kThreads, TileShape<Out>::kBlo
     store_pack<kPerThread<Out>>(out, n, first + int64_t{c} * kPerThread<Out>,
                                 staged[staged_slot<kStores>(c)]);
   }
-  tutorial::block_clock_stop(slots, started);
 }
 //! [scan_single_pass_blocked]
+
+/// scan_single_pass_blocked as the harness launches it (clocked_kernel in
+/// tutorial/block_cycles.cuh), with its launch bounds: the tile's threads, and the blocks an SM
+/// must hold (TileShape).
+template <Wait kWait, typename In, typename Out>
+inline constexpr auto scan_single_pass_blocked_kernel =
+    tutorial::clocked_kernel<scan_single_pass_blocked<kWait, In, Out>, TileShape<Out>::kThreads,
+                             TileShape<Out>::kBlocksPerSm>;
 
 /// Threads of a copy block.
 constexpr int kCopyThreads = 256;
@@ -465,13 +473,14 @@ class SinglePassScan {
     const auto blocks = static_cast<unsigned int>(tiles_);
     constexpr int kThreads = TileShape<Out>::kThreads;
     if constexpr (TileShape<Out>::kArrangement == Arrangement::kStriped) {
-      scan_single_pass<kWait><<<blocks, kThreads>>>(in, n_, out, inclusive, state, slots);
+      scan_single_pass_kernel<kWait, In, Out>
+          <<<blocks, kThreads>>>(slots, in, n_, out, inclusive, state);
     } else {
-      static const bool allowed = allow_staging(scan_single_pass_blocked<kWait, In, Out>);
+      static const bool allowed = allow_staging(scan_single_pass_blocked_kernel<kWait, In, Out>);
       (void)allowed;  // once per kernel: past 48 KiB, a launch must ask for it
       constexpr int kBytes = kStagingBytes<Out>;
-      scan_single_pass_blocked<kWait>
-          <<<blocks, kThreads, kBytes>>>(in, n_, out, inclusive, state, slots);
+      scan_single_pass_blocked_kernel<kWait, In, Out>
+          <<<blocks, kThreads, kBytes>>>(slots, in, n_, out, inclusive, state);
     }
   }
 

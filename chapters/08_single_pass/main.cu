@@ -50,7 +50,7 @@ constexpr int kDeterminismRuns = 20;
 int reduce_grid(const DeviceFacts& device, int64_t n) {
   int per_sm = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, reduce_one_pass<Finish::kLastBlock, int32_t>, kReduceThreads, 0));
+      &per_sm, reduce_one_pass_kernel<Finish::kLastBlock, int32_t>, kReduceThreads, 0));
   constexpr int64_t kPerBlock = 4 * kVectorsInFlight * kReduceThreads;
   const int64_t useful = (n + kPerBlock - 1) / kPerBlock;
   return static_cast<int>(
@@ -73,13 +73,13 @@ class OnePassSums {
   /// Chapter 05's way: two operations, a memset of the result and a kernel with atomics.
   void atomic(BlockCycleSlots slots) {
     CUDA_CHECK(cudaMemsetAsync(result_.data(), 0, sizeof(Acc)));
-    reduce_one_pass<Finish::kAtomic>
-        <<<grid_, kReduceThreads>>>(in_, n_, result_.data(), state(), slots);
+    reduce_one_pass_kernel<Finish::kAtomic, T>
+        <<<grid_, kReduceThreads>>>(slots, in_, n_, result_.data(), state());
   }
   /// This chapter's: one launch.
   void last_block(BlockCycleSlots slots) {
-    reduce_one_pass<Finish::kLastBlock>
-        <<<grid_, kReduceThreads>>>(in_, n_, result_.data(), state(), slots);
+    reduce_one_pass_kernel<Finish::kLastBlock, T>
+        <<<grid_, kReduceThreads>>>(slots, in_, n_, result_.data(), state());
   }
 
  private:

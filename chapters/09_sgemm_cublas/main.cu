@@ -47,8 +47,8 @@ template <int kWidth, int kDepth, int kBuffers>
 SgemmStep warp_tiled_step(std::string name, const char* profiled) {
   return {std::move(name),
           profiled,
-          sgemm_tiles<kDepth, Arrangement::kWarpTiles, kBuffers, true, kWidth>,
-          sgemm_tiles<kDepth, Arrangement::kWarpTiles, kBuffers, false, kWidth>,
+          sgemm_tiles_kernel<kDepth, Arrangement::kWarpTiles, kBuffers, true, kWidth>,
+          sgemm_tiles_kernel<kDepth, Arrangement::kWarpTiles, kBuffers, false, kWidth>,
           kDepth,
           kWidth};
 }
@@ -59,8 +59,8 @@ template <int kWidth, int kStages, bool kSpread = false>
 SgemmStep async_step(std::string name, const char* profiled) {
   return {std::move(name),
           profiled,
-          sgemm_async<kStages, true, kWidth, kSpread>,
-          sgemm_async<kStages, false, kWidth, kSpread>,
+          sgemm_async_kernel<kStages, true, kWidth, kSpread>,
+          sgemm_async_kernel<kStages, false, kWidth, kSpread>,
           kAsyncDepth,
           kWidth};
 }
@@ -68,17 +68,17 @@ SgemmStep async_step(std::string name, const char* profiled) {
 /// The lesson: chapter 07's kernel, then one change a step.
 std::vector<SgemmStep> lesson_steps() {
   return {
-      {"register_tiled_8x8 (chapter 07)", "matmul_register_tiled",
-       chapter07::matmul_register_tiled<>},
-      {"vectorized", "sgemm_tiles<8, 0, 1, 1, 128, 8>", sgemm_tiles<8, Arrangement::kBlockGrid, 1>},
+      {"register_tiled_8x8 (chapter 07)", "matmul_register_tiled", chapter07::register_tiled_kernel},
+      {"vectorized", "sgemm_tiles<8, 0, 1, 1, 128, 8>",
+       sgemm_tiles_kernel<8, Arrangement::kBlockGrid, 1>},
       {"double_buffered", "sgemm_tiles<8, 0, 2, 1, 128, 8>",
-       sgemm_tiles<8, Arrangement::kBlockGrid, 2>},
+       sgemm_tiles_kernel<8, Arrangement::kBlockGrid, 2>},
       {"warp_tiled_guarded", "sgemm_tiles<8, 1, 2, 1, 128, 8>",
-       sgemm_tiles<8, Arrangement::kWarpTiles, 2>},
+       sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2>},
       warp_tiled_step<kNarrow, 8, 2>("warp_tiled", "sgemm_tiles<8, 1, 2, 0, 128, 8>"),
       {"warp_tiled_row_order", "sgemm_tiles<8, 1, 2, 0, 128, 1>",
-       sgemm_tiles<8, Arrangement::kWarpTiles, 2, true, kNarrow, 1>,
-       sgemm_tiles<8, Arrangement::kWarpTiles, 2, false, kNarrow, 1>},
+       sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2, true, kNarrow, 1>,
+       sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2, false, kNarrow, 1>},
       warp_tiled_step<kNarrow, 16, 2>("warp_tiled_k16", "sgemm_tiles<16, 1, 2, 0, 128, 8>"),
       warp_tiled_step<kWide, 8, 2>("wide_tiles", "sgemm_tiles<8, 1, 2, 0, 256, 8>"),
       async_step<kWide, 3>("async_copies", "sgemm_async<3, 0, 256, 0>"),

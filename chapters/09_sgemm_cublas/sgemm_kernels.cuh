@@ -20,8 +20,6 @@
 
 namespace chapter09 {
 
-using tutorial::BlockClock;
-using tutorial::BlockCycleSlots;
 using tutorial::ceil_div;
 
 /// The block tile: kTileM rows of C per block of 256 threads, each thread computing 8 rows. Its
@@ -201,13 +199,11 @@ __device__ inline void store_fragment(float* __restrict__ c, int64_t m, int64_t 
  */
 template <int kDepth, Arrangement kArrangement, int kBuffers, bool kGuarded = true,
           int kTileN = kNarrow, int kGroup = tutorial::kGroupRows>
-__global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
-    sgemm_tiles(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-                int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
+__device__ void sgemm_tiles(const float* __restrict__ a, const float* __restrict__ b,
+                            float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
   constexpr int kALoads = kTileM * kDepth / 4 / kThreads;  // float4 of A per thread and tile
   constexpr int kBLoads = kDepth * kTileN / 4 / kThreads;
   static_assert(kALoads >= 1 && kBLoads >= 1, "every thread loads whole float4");
-  const BlockClock started = tutorial::block_clock_start();
   static_assert(kBuffers == 1 || kBuffers == 2, "one buffer or two");
   __shared__ __align__(16) float a_tile[kBuffers][kDepth][kATileStride];  // transposed: [p][row]
   __shared__ __align__(16) float b_tile[kBuffers][kDepth][kTileN];
@@ -273,9 +269,23 @@ __global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
   }
 
   store_fragment<kGuarded>(c, m, n, row0, col0, mine, acc);
-  tutorial::block_clock_stop(slots, started);
 }
 //! [sgemm_tiles]
+
+/// The blocks an SM must hold for a tile @p width wide: two for the narrow tile, which caps a
+/// thread at the 128 registers that leaves it; one for the wide (its 128 accumulators alone
+/// need that many).
+constexpr int min_blocks_per_sm(int width) {
+  return width == kNarrow ? 2 : 1;
+}
+
+/// sgemm_tiles as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh), with
+/// its launch bounds.
+template <int kDepth, Arrangement kArrangement, int kBuffers, bool kGuarded = true,
+          int kTileN = kNarrow, int kGroup = tutorial::kGroupRows>
+inline constexpr auto sgemm_tiles_kernel =
+    tutorial::clocked_kernel<sgemm_tiles<kDepth, kArrangement, kBuffers, kGuarded, kTileN, kGroup>,
+                             kThreads, min_blocks_per_sm(kTileN)>;
 
 //! [step_fragments]
 /// What a thread reads from the tiles for one step along K: its 8 values of A's column (two
@@ -456,15 +466,14 @@ class TileCopier {
  * the multiply; kSpread = true starts one before each of the step's first products, between
  * its shared loads and FMAs, so that they do not queue up at once (the page measures both).
  * Steps of 8 along K; any M, N, K with kGuarded, whole tiles only (whole_tiles()) without.
- * @pre launched with kThreads threads, one block per tile of C (tile_of_block()).
+ * @pre run by every thread of blocks of kThreads threads, one block per tile of C
+ *      (tile_of_block()).
  */
 template <int kStages, bool kGuarded = true, int kTileN = kNarrow, bool kSpread = false>
-__global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
-    sgemm_async(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-                int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
+__device__ void sgemm_async(const float* __restrict__ a, const float* __restrict__ b,
+                            float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
   constexpr int kDepth = kAsyncDepth;
   static_assert(kStages >= 2, "a stage to multiply and at least one in flight");
-  const BlockClock started = tutorial::block_clock_start();
   __shared__ __align__(16) float a_tile[kStages][kDepth][kATileStride];  // transposed: [p][row]
   __shared__ __align__(16) float b_tile[kStages][kDepth][kTileN];
   const tutorial::TilePosition tile =
@@ -504,9 +513,14 @@ __global__ void __launch_bounds__(kThreads, kTileN == kNarrow ? 2 : 1)
     refill = refill + 1 == kStages ? 0 : refill + 1;
   }
   store_fragment<kGuarded>(c, m, n, row0, col0, mine, acc);
-  tutorial::block_clock_stop(slots, started);
 }
 //! [sgemm_async]
+
+/// sgemm_async as the harness launches it, with its launch bounds.
+template <int kStages, bool kGuarded = true, int kTileN = kNarrow, bool kSpread = false>
+inline constexpr auto sgemm_async_kernel =
+    tutorial::clocked_kernel<sgemm_async<kStages, kGuarded, kTileN, kSpread>, kThreads,
+                             min_blocks_per_sm(kTileN)>;
 
 /// Whether the kGuarded = false kernels may run: whole tiles only (M a multiple of 128, N of
 /// the tile's @p width, K of its @p depth), so every 16-byte access is inside and aligned.

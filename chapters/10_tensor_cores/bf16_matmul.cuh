@@ -42,10 +42,12 @@ using tutorial::Timer;
 /// Every dimension is padded to a multiple of this: the largest tile of the chapter.
 constexpr int64_t kPad = 128;
 
-/// The signature every kernel of the chapter shares: C (m x n) = A (m x k) * B (k x n), with
-/// B given by columns (b_cols[col * k + p] = B(p, col)); m, n, k multiples of kPad.
-using Bf16Kernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, float*, int64_t, int64_t,
-                            int64_t, BlockCycleSlots);
+/// The signature steps 1 and 2 share: C (m x n) = A (m x k) * B (k x n), with B given by
+/// columns (b_cols[col * k + p] = B(p, col)); m, n, k multiples of kPad. The kernel is the
+/// step's block body in the harness's kernel (clocked_kernel, tutorial/block_cycles.cuh),
+/// which takes the per-block cycle slots first.
+using Bf16Kernel = void (*)(BlockCycleSlots, const __nv_bfloat16*, const __nv_bfloat16*, float*,
+                            int64_t, int64_t, int64_t);
 
 /// The float nearest to... the BF16 nearest to @p x: 8 bits of significand, float's exponent.
 inline float round_to_bf16(float x) {
@@ -193,8 +195,8 @@ class Bf16MatmulRun {
   void time_and_check(Report& report, Timer& timer, int reps, const std::string& name,
                       const char* profiled, Bf16Kernel kernel, int64_t blocks, int threads) {
     time_and_check(report, timer, reps, name, profiled, blocks, [&](BlockCycleSlots slots) {
-      kernel<<<unsigned(blocks), threads>>>(a_.data(), b_cols_.data(), c_.data(), m_pad_, n_pad_,
-                                            k_pad_, slots);
+      kernel<<<unsigned(blocks), threads>>>(slots, a_.data(), b_cols_.data(), c_.data(), m_pad_,
+                                            n_pad_, k_pad_);
     });
   }
 

@@ -61,10 +61,10 @@ Report run_lesson(const Options& opt) {
   Timer timer(device);
   if (device.major >= 8) {
     const int64_t blocks = grid_blocks((run.m_pad() / kWmmaBlockM) * (run.n_pad() / kWmmaBlockN));
-    run.time_and_check(report, timer, opt.reps, "wmma", "matmul_wmma", matmul_wmma, blocks,
+    run.time_and_check(report, timer, opt.reps, "wmma", "matmul_wmma", wmma_kernel, blocks,
                        kWmmaThreads);
     const int64_t mma_blocks = grid_blocks((run.m_pad() / kMmaBlockM) * (run.n_pad() / kMmaBlockN));
-    run.time_and_check(report, timer, opt.reps, "mma_sync_ldmatrix", "matmul_mma<3>", matmul_mma<3>,
+    run.time_and_check(report, timer, opt.reps, "mma_sync_ldmatrix", "matmul_mma<3>", mma_kernel<3>,
                        mma_blocks, kMmaThreads);
   } else {
     report.notes.push_back(

@@ -57,13 +57,12 @@ __host__ __device__ constexpr int swizzled_offset(int row, int k) {
  * its 16 mma.sync. Both tiles are stored swizzled (swizzled_offset), so that neither the
  * copies nor ldmatrix meet a bank conflict (in the bank model the unit tests check).
  * @pre m, n multiples of 128 and k of 32 (the chapter pads to 128); compute capability 8.0 or
- *      newer; launched with kMmaThreads threads, one block per tile (tile_of_block).
+ *      newer; run by blocks of kMmaThreads threads, one block per tile (tile_of_block).
  */
 template <int kStages>
-__global__ void __launch_bounds__(kMmaThreads)
-    matmul_mma(const __nv_bfloat16* __restrict__ a, const __nv_bfloat16* __restrict__ b_cols,
-               float* __restrict__ c, int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
-  const tutorial::BlockClock started = tutorial::block_clock_start();
+__device__ void matmul_mma(const __nv_bfloat16* __restrict__ a,
+                           const __nv_bfloat16* __restrict__ b_cols, float* __restrict__ c,
+                           int64_t m, int64_t n, int64_t k) {
 #if __CUDA_ARCH__ >= 800
   static_assert(kStages >= 2, "a stage to multiply and at least one in flight");
   // A's tile by rows of A, B's by columns of B (rows of b_cols): 128 rows of 32 values each.
@@ -138,8 +137,11 @@ __global__ void __launch_bounds__(kMmaThreads)
     }
   }
 #endif
-  tutorial::block_clock_stop(slots, started);
 }
 //! [matmul_mma]
+
+/// matmul_mma as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh).
+template <int kStages>
+inline constexpr auto mma_kernel = tutorial::clocked_kernel<matmul_mma<kStages>, kMmaThreads>;
 
 }  // namespace chapter10

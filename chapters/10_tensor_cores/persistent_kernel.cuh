@@ -41,12 +41,8 @@ inline int64_t persistent_blocks(int64_t m, int64_t n, int sm_count) {
  * fill overlap, and no block is launched, nor its barriers set up, more than once per SM.
  * @pre as matmul_wgmma_warp_specialized, with persistent_blocks(m, n, SMs) blocks.
  */
-__global__ void __launch_bounds__(kSpecializedThreads, 1)
-    matmul_wgmma_persistent(const __grid_constant__ CUtensorMap a_map,
-                            const __grid_constant__ CUtensorMap b_map, float* __restrict__ c,
-                            int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
-  __shared__ tutorial::BlockClock started;
-  tutorial::block_clock_start_shared(started);
+__device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensorMap& b_map,
+                                        float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char dynamic_shared[];
   __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
@@ -84,8 +80,13 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
     }
   }
 #endif
-  tutorial::block_clock_stop(slots, started);
 }
 //! [matmul_wgmma_persistent]
+
+/// matmul_wgmma_persistent as the harness launches it (clocked_kernel in
+/// tutorial/block_cycles.cuh): the tensor maps become __grid_constant__ parameters of that kernel;
+/// one block an SM.
+inline constexpr auto persistent_kernel =
+    tutorial::clocked_kernel<matmul_wgmma_persistent, kSpecializedThreads, 1>;
 
 }  // namespace chapter10

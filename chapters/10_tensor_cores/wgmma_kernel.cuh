@@ -134,12 +134,8 @@ __device__ inline void store_warpgroup_tile(float (&d)[kWgAccumulators], float* 
  *      wgmma_blocks(m, n) blocks; @p a_map, @p b_map from k_major_tensor_map() with boxes of
  *      128 and 256 rows.
  */
-__global__ void __launch_bounds__(kWgmmaTmaThreads, 1)
-    matmul_wgmma_tma(const __grid_constant__ CUtensorMap a_map,
-                     const __grid_constant__ CUtensorMap b_map, float* __restrict__ c, int64_t m,
-                     int64_t n, int64_t k, BlockCycleSlots slots) {
-  __shared__ tutorial::BlockClock started;
-  tutorial::block_clock_start_shared(started);
+__device__ void matmul_wgmma_tma(const CUtensorMap& a_map, const CUtensorMap& b_map,
+                                 float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char dynamic_shared[];
   __shared__ uint64_t full[kWgStages];  // phase u of full[s]: step s + u kWgStages has landed
@@ -181,8 +177,12 @@ __global__ void __launch_bounds__(kWgmmaTmaThreads, 1)
   keep_accumulators(d);
   store_warpgroup_tile(d, c, n, row0 + 64 * warpgroup, col0);
 #endif
-  tutorial::block_clock_stop(slots, started);
 }
 //! [matmul_wgmma_tma]
+
+/// matmul_wgmma_tma as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh): the
+/// tensor maps become __grid_constant__ parameters of that kernel; one block an SM.
+inline constexpr auto wgmma_tma_kernel =
+    tutorial::clocked_kernel<matmul_wgmma_tma, kWgmmaTmaThreads, 1>;
 
 }  // namespace chapter10

@@ -65,30 +65,28 @@ inline void time_wgmma_steps(Bf16MatmulRun& run, tutorial::Report& report, tutor
   const int64_t blocks = wgmma_blocks(m, n);
   float* d_c = run.c();
   // Past 48 KiB of dynamic shared memory, a kernel must ask for it.
-  CUDA_CHECK(cudaFuncSetAttribute(matmul_wgmma_tma, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  kWgSharedBytes));
-  CUDA_CHECK(cudaFuncSetAttribute(matmul_wgmma_warp_specialized,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize, kWgSharedBytes));
-  CUDA_CHECK(cudaFuncSetAttribute(matmul_wgmma_persistent,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize, kWgSharedBytes));
+  for (const auto kernel : {wgmma_tma_kernel, warp_specialized_kernel, persistent_kernel}) {
+    CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgSharedBytes));
+  }
 
   run.time_and_check(report, timer, reps, "wgmma_tma", "matmul_wgmma_tma", blocks,
                      [&](tutorial::BlockCycleSlots slots) {
-                       matmul_wgmma_tma<<<unsigned(blocks), kWgmmaTmaThreads, kWgSharedBytes>>>(
-                           a_map, b_map, d_c, m, n, k, slots);
+                       wgmma_tma_kernel<<<unsigned(blocks), kWgmmaTmaThreads, kWgSharedBytes>>>(
+                           slots, a_map, b_map, d_c, m, n, k);
                      });
   run.time_and_check(
       report, timer, reps, "wgmma_warp_specialized", "matmul_wgmma_warp_specialized", blocks,
       [&](tutorial::BlockCycleSlots slots) {
-        matmul_wgmma_warp_specialized<<<unsigned(blocks), kSpecializedThreads, kWgSharedBytes>>>(
-            a_map, b_map, d_c, m, n, k, slots);
+        warp_specialized_kernel<<<unsigned(blocks), kSpecializedThreads, kWgSharedBytes>>>(
+            slots, a_map, b_map, d_c, m, n, k);
       });
   const int64_t persistent = persistent_blocks(m, n, device.sm_count);
   run.time_and_check(
       report, timer, reps, "wgmma_persistent", "matmul_wgmma_persistent", persistent,
       [&](tutorial::BlockCycleSlots slots) {
-        matmul_wgmma_persistent<<<unsigned(persistent), kSpecializedThreads, kWgSharedBytes>>>(
-            a_map, b_map, d_c, m, n, k, slots);
+        persistent_kernel<<<unsigned(persistent), kSpecializedThreads, kWgSharedBytes>>>(
+            slots, a_map, b_map, d_c, m, n, k);
       });
   report.notes.push_back(persistent_grid_note(persistent, blocks, device.sm_count));
 }

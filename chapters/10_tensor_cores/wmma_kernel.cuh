@@ -33,12 +33,11 @@ constexpr int kWmmaThreads = 256, kWmmaBlockM = 32, kWmmaBlockN = 64;
  * loads its own fragments from global memory: nothing is shared between the warps of a block
  * (the next steps share tiles through shared memory).
  * @pre m a multiple of 32, n of 64, k of 16 (the chapter pads to multiples of 128); compute
- *      capability 8.0 or newer (BF16 fragments); launched with kWmmaThreads threads.
+ *      capability 8.0 or newer (BF16 fragments); run by blocks of kWmmaThreads threads.
  */
-__global__ void __launch_bounds__(kWmmaThreads)
-    matmul_wmma(const __nv_bfloat16* __restrict__ a, const __nv_bfloat16* __restrict__ b_cols,
-                float* __restrict__ c, int64_t m, int64_t n, int64_t k, BlockCycleSlots slots) {
-  const tutorial::BlockClock started = tutorial::block_clock_start();
+__device__ void matmul_wmma(const __nv_bfloat16* __restrict__ a,
+                            const __nv_bfloat16* __restrict__ b_cols, float* __restrict__ c,
+                            int64_t m, int64_t n, int64_t k) {
 #if __CUDA_ARCH__ >= 800
   using namespace nvcuda;
   const tutorial::TilePosition tile =
@@ -60,8 +59,10 @@ __global__ void __launch_bounds__(kWmmaThreads)
   }
   wmma::store_matrix_sync(c + row * n + col, acc, unsigned(n), wmma::mem_row_major);
 #endif
-  tutorial::block_clock_stop(slots, started);
 }
 //! [matmul_wmma]
+
+/// matmul_wmma as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh).
+inline constexpr auto wmma_kernel = tutorial::clocked_kernel<matmul_wmma, kWmmaThreads>;
 
 }  // namespace chapter10

@@ -123,4 +123,16 @@ spec.loader.exec_module(profile)
 kept, left = profile.usable(["launch__registers_per_thread", WAVEFRONTS, ABSENT],
                             {WAVEFRONTS.split(".")[0]})
 assert kept == ["launch__registers_per_thread", WAVEFRONTS] and left == [ABSENT], (kept, left)
+# A lesson's block body in the harness's kernel is listed under the body's name (the forms the
+# demangler gives for a template body in an anonymous namespace and for a TMA body), and a
+# name that only contains the wrapper's name is left alone.
+WRAPPED = ("void tutorial::clocked_blocks<&(void (anonymous namespace)::reduce_tree<8, int>"
+           "(int const*, long, long long*)), 256, 1, int const*, long, long long*>"
+           "(tutorial::BlockCycleSlots, int const*, long, long long*)")
+assert profile.short_kernel_name(WRAPPED) == "reduce_tree<8, int>", profile.short_kernel_name(WRAPPED)
+TMA = ("void tutorial::clocked_blocks_tma<&chapter10::matmul_wgmma_tma, 384, 1, float *, long, "
+       "long, long>(tutorial::BlockCycleSlots, CUtensorMap_st, CUtensorMap_st, float *, long, "
+       "long, long)")
+assert profile.short_kernel_name(TMA) == "matmul_wgmma_tma", profile.short_kernel_name(TMA)
+assert profile.short_kernel_name("void my_clocked_blocks<1>(int)") == "my_clocked_blocks<1>"
 print("profile_test: ok")

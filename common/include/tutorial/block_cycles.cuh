@@ -1,7 +1,15 @@
 /**
  * @file block_cycles.cuh
  * @brief Per-block cycle counts: thread 0 of each block reads clock64() when the block starts
- *        and again after the block's last barrier, and %globaltimer at both moments.
+ *        and again after the block's last barrier, and %globaltimer at both moments; and the
+ *        kernel that does it around a lesson's code, clocked_blocks.
+ *
+ * A lesson writes the work of one block as a plain __device__ function with the lesson's own
+ * parameters (its "body"). The harness launches that body inside its own kernel,
+ * clocked_blocks<body, ...>, which reads the clocks around it when it is given slots to store
+ * them in, and only pays one uniform branch when it is not (the timed runs). The lesson's code
+ * never sees the clocks; the profiler lists the kernel under the body's name (tools/profile.py
+ * unwraps it).
  *
  * clock64() counts cycles of the SM the block runs on, so an end-minus-start of ONE block is
  * meaningful. The SMs' counters are not synchronized with each other, so subtracting readings
@@ -11,10 +19,12 @@
  */
 #pragma once
 
+#include <cuda.h>  // CUtensorMap
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "tutorial/device_buffer.cuh"
@@ -61,7 +71,7 @@ __device__ inline void block_clock_start_shared(BlockClock& kept) {
  * @brief Waits for the whole block, then has thread 0 store the block's cycles and times.
  * @pre Called by every thread of the block (it contains __syncthreads()), with a 1-D grid.
  */
-__device__ inline void block_clock_stop(const BlockCycleSlots& slots, BlockClock started) {
+__device__ inline void block_clock_stop(const BlockCycleSlots& slots, const BlockClock& started) {
   if (slots.cycles == nullptr) return;  // uniform across the grid: no barrier divergence
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -71,6 +81,63 @@ __device__ inline void block_clock_stop(const BlockCycleSlots& slots, BlockClock
   }
 }
 //! [block_clock]
+
+//! [clocked_blocks]
+/**
+ * @brief The kernel around a lesson's block body: thread 0 reads the clocks as the block
+ *        starts, every thread runs kBody(args...), and after a barrier thread 0 stores the
+ *        block's cycles and times in @p slots (nothing when they are null, as in timed runs).
+ *
+ * The start is kept in shared memory, so the body has every register it would have as a
+ * kernel of its own. The launch bounds are the body's (a __device__ function cannot carry
+ * them). Returning early from the body is allowed: the barrier is the wrapper's.
+ */
+template <auto kBody, int kMaxThreads, int kMinBlocks, typename... Args>
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
+    clocked_blocks(BlockCycleSlots slots, Args... args) {
+  __shared__ BlockClock started;
+  block_clock_start_shared(started);
+  kBody(args...);
+  block_clock_stop(slots, started);
+}
+
+/// The same for a body whose first two parameters are TMA descriptors (chapter 10): the
+/// copy engine reads a descriptor from kernel-parameter memory, so those two must be
+/// __grid_constant__ parameters of the kernel itself (which a parameter pack cannot be).
+template <auto kBody, int kMaxThreads, int kMinBlocks, typename... Args>
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
+    clocked_blocks_tma(BlockCycleSlots slots, const __grid_constant__ CUtensorMap a_map,
+                       const __grid_constant__ CUtensorMap b_map, Args... args) {
+  __shared__ BlockClock started;
+  block_clock_start_shared(started);
+  kBody(a_map, b_map, args...);
+  block_clock_stop(slots, started);
+}
+//! [clocked_blocks]
+
+namespace detail {
+/// Picks clocked_blocks' instance whose parameters are the body's, from the body's type.
+template <auto kBody, int kMaxThreads, int kMinBlocks, typename Body = decltype(kBody)>
+struct Clocked;
+template <auto kBody, int kMaxThreads, int kMinBlocks, typename... Args>
+struct Clocked<kBody, kMaxThreads, kMinBlocks, void (*)(Args...)> {
+  static constexpr auto kernel = &clocked_blocks<kBody, kMaxThreads, kMinBlocks, Args...>;
+};
+template <auto kBody, int kMaxThreads, int kMinBlocks, typename... Args>
+struct Clocked<kBody, kMaxThreads, kMinBlocks,
+               void (*)(const CUtensorMap&, const CUtensorMap&, Args...)> {
+  static constexpr auto kernel = &clocked_blocks_tma<kBody, kMaxThreads, kMinBlocks, Args...>;
+};
+}  // namespace detail
+
+/**
+ * @brief The kernel that runs block body @p kBody (a __device__ function) with launch bounds
+ *        (@p kMaxThreads, @p kMinBlocks): launch it as
+ *        `clocked_kernel<body, 256><<<grid, 256>>>(slots, args...)`, with the body's arguments
+ *        after the slots (BlockCycleSlots{} to record nothing).
+ */
+template <auto kBody, int kMaxThreads, int kMinBlocks = 1>
+inline constexpr auto clocked_kernel = detail::Clocked<kBody, kMaxThreads, kMinBlocks>::kernel;
 
 /// Device storage for the slots of up to @p blocks blocks, and the summary of a recorded run.
 class BlockCycleRecorder {

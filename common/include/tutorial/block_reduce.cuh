@@ -83,9 +83,10 @@ __device__ T block_reduce_sum(T value) {
 //! [block_reduce_sum]
 
 /// A kernel that sums each group of consecutive elements of its input into one 64-bit value
-/// per block: block b writes the sum of its group to out[b].
+/// per block: block b writes the sum of its group to out[b]. It is a lesson's block body as
+/// the harness launches it, `clocked_kernel<body, threads>` (block_cycles.cuh).
 template <typename In>
-using BlockSumKernel = void (*)(const In*, int64_t, long long*, BlockCycleSlots);
+using BlockSumKernel = void (*)(BlockCycleSlots, const In*, int64_t, long long*);
 
 //! [reduce_in_passes]
 /**
@@ -121,12 +122,12 @@ class ReduceInPasses {
     unsigned blocks = blocks_for(n_);
     long long* sums = sums_.data();
     long long* next = next_.data();
-    first_<<<blocks, block_threads_>>>(d_in, n_, blocks == 1 ? d_out : sums, slots);
+    first_<<<blocks, block_threads_>>>(slots, d_in, n_, blocks == 1 ? d_out : sums);
     while (blocks > 1) {
       const int64_t count = blocks;
       blocks = blocks_for(count);
-      later_<<<blocks, block_threads_>>>(sums, count, blocks == 1 ? d_out : next,
-                                         BlockCycleSlots{});
+      later_<<<blocks, block_threads_>>>(BlockCycleSlots{}, sums, count,
+                                         blocks == 1 ? d_out : next);
       std::swap(sums, next);
     }
   }

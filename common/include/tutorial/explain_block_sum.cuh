@@ -33,8 +33,8 @@ inline ExplainedKernel explain_block_sum(const std::string& kernel, BlockSumKern
   k.arrays = {{"partial", 0}};
   k.run = [=](bool record) {
     const Check c = check_device_sum(kernel, out->data(), input->sum, [&] {
-      (record ? recorded : plain)<<<1, threads>>>(input->values.data(), elements, out->data(),
-                                                  BlockCycleSlots{});
+      (record ? recorded : plain)<<<1, threads>>>(BlockCycleSlots{}, input->values.data(), elements,
+                                                  out->data());
     });
     CUDA_CHECK(cudaDeviceSynchronize());
     return ExplainResult{c.ok, "sum " + c.got + (c.ok ? " = " : " != ") + "CPU " + c.want};

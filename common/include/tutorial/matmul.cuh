@@ -35,9 +35,11 @@ __host__ __device__ constexpr int64_t ceil_div(int64_t a, int64_t b) {
 }
 
 /// The signature every kernel of the matmul chapters shares, so that one loop can launch them
-/// all: C = A * B with A m x k, B k x n, and the per-block cycle slots.
-using MatmulKernel = void (*)(const float*, const float*, float*, int64_t, int64_t, int64_t,
-                              BlockCycleSlots);
+/// all: C = A * B with A m x k, B k x n. The kernel is a lesson's block body in the harness's
+/// kernel, clocked_kernel<body, threads> (block_cycles.cuh), which takes the per-block cycle
+/// slots first.
+using MatmulKernel = void (*)(BlockCycleSlots, const float*, const float*, float*, int64_t, int64_t,
+                              int64_t);
 
 //! [tile_of_block]
 /// A tile of C, in tiles: tile (row, col) starts at element (row * height, col * width).
@@ -227,7 +229,7 @@ struct MatmulRun {
                       const char* profiled, MatmulKernel kernel, int64_t blocks, int threads) {
     const int64_t m = problem.m, n = problem.n, k = problem.k;
     const auto launch = [&](BlockCycleSlots slots) {
-      kernel<<<unsigned(blocks), threads>>>(a.data(), b.data(), c.data(), m, n, k, slots);
+      kernel<<<unsigned(blocks), threads>>>(slots, a.data(), b.data(), c.data(), m, n, k);
     };
     c.poison();
     report.rows.push_back(
@@ -245,8 +247,8 @@ struct MatmulRun {
    */
   void check_headline_sampled(Report& report, MatmulKernel kernel, int64_t blocks, int threads) {
     c.poison();
-    kernel<<<unsigned(blocks), threads>>>(a.data(), b.data(), c.data(), problem.m, problem.n,
-                                          problem.k, BlockCycleSlots{});
+    kernel<<<unsigned(blocks), threads>>>(BlockCycleSlots{}, a.data(), b.data(), c.data(),
+                                          problem.m, problem.n, problem.k);
     CUDA_CHECK(cudaGetLastError());
     report.checks.push_back(check_sampled(report.headline, c.to_host(), problem));
   }
