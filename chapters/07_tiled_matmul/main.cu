@@ -158,8 +158,8 @@ Report run_lesson(const Options& opt) {
        16 * 16},
       {"tiled_32x32", "matmul_tiled<32>", clocked_kernel<matmul_tiled<32>, 32 * 32>, tiles(32, 32),
        32 * 32},
-      {"register_tiled_8x8", "matmul_register_tiled", register_tiled_kernel, tiles(kRegTileM, kRegTileN),
-       kRegThreads},
+      {"register_tiled_8x8", "matmul_register_tiled", register_tiled_kernel,
+       tiles(kRegTileM, kRegTileN), kRegThreads},
   };
 
   // Each variant: time it and check the C its runs left (MatmulRun::time_and_check).
@@ -231,8 +231,9 @@ Explanation explain_lesson(const Options& opt) {
       {explain_matmul("matmul_tiled<16>", clocked_kernel<matmul_tiled<16>, 16 * 16>,
                       clocked_kernel<matmul_tiled<16, true>, 16 * 16>, 16 * 16, 16, 16, 16, 16, 16,
                       opt.seed),
-       explain_matmul("matmul_register_tiled", register_tiled_kernel, register_tiled_recorded_kernel, kRegThreads,
-                      kRegTileM, kRegTileN, kRegTileK, kATileStride, kRegTileN, opt.seed)});
+       explain_matmul("matmul_register_tiled", register_tiled_kernel,
+                      register_tiled_recorded_kernel, kRegThreads, kRegTileM, kRegTileN, kRegTileK,
+                      kATileStride, kRegTileN, opt.seed)});
 }
 //! [explain]
 
