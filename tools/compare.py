@@ -241,12 +241,17 @@ def roofline_data(roofs, reports, profile, sizes):
     for key, chapter, _ in REPORT_COMPUTE_ROOFS:
         chosen[key] = (reports.get(chapter) or {}).get("peak_rate")
     chosen = {key: value for key, value in chosen.items() if value}
-    points = []
+    points, unmatched = [], []
     for chapter, report in reports.items():
         if not report:
             continue
         moved = bytes_moved_by_function(profile, chapter, sizes.get(chapter, {}))
         for row in report["rows"]:
+            if moved and row.get("kernel") and row["kernel"] not in moved:
+                # A row that names its kernel names it as the profile prints it: a name that
+                # drifted would silently lose the row's measured intensity.
+                unmatched.append(f"{chapter}: row {row['name']!r} names kernel {row['kernel']!r}, "
+                                 "which its profile does not list")
             point = roofline_point(chapter, report, row)
             if point is None:
                 continue
@@ -255,7 +260,7 @@ def roofline_data(roofs, reports, profile, sizes):
                 operations = point["gops"] * 1e9 * row["ms"]["median"] * 1e-3
                 point["measured_ops_per_byte"] = operations / bytes_moved
             points.append(point)
-    data = {"roofs": chosen, "points": points}
+    data = {"roofs": chosen, "points": points, "unmatched_kernels": unmatched}
     # Ridge points: where a FLOP kernel stops being memory-bound, per compute roof.
     for compute, ridge in [(COMPUTE_ROOF, "ridge_flop_per_byte")] + [
             (key, f"ridge_{key}") for key, _, _ in REPORT_COMPUTE_ROOFS]:
@@ -420,6 +425,9 @@ def main():
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     roofline = roofline_data(roofs, reports, read_profile(args.profile), sizes)
+    for line in roofline["unmatched_kernels"]:
+        print(f"ERROR: {line}")
+        failed = True
     (out / "comparison.json").write_text(json.dumps(
         {"roofs": roofs, "roofline": roofline, "table": lines, "reports": reports}, indent=2))
     print(f"table: {out / 'comparison.json'}")

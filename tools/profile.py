@@ -105,7 +105,7 @@ def read_profile_spec(chapter_dir):
 
 # The harness's kernels around a lesson's block body (tutorial/block_cycles.cuh): a launch of
 # clocked_blocks<&body, ...> is listed under the body's name.
-HARNESS_WRAPPERS = ("clocked_blocks", "clocked_blocks_tma")
+HARNESS_WRAPPERS = ("clocked_blocks", "clocked_blocks_bounded", "clocked_blocks_tma")
 
 
 def first_template_argument(name, start):
@@ -147,9 +147,10 @@ def short_kernel_name(demangled):
     '...'.
     """
     name = unwrap_harness(demangled.strip())
-    # Drop the parameter list: the last top-level parenthesis group.
+    # Drop the parameter list: the last top-level parenthesis group (an unwrapped body may
+    # have none: its name ends with its template arguments).
     depth = 0
-    for i in range(len(name) - 1, -1, -1):
+    for i in range(len(name) - 1 if name.endswith(")") else -1, -1, -1):
         depth += {")": 1, "(": -1}.get(name[i], 0)
         if depth == 0 and name[i] == "(":
             name = name[:i]

@@ -173,8 +173,7 @@ Report run_lesson(const Options& opt) {
   const DeviceBuffer<int32_t>& d_in = input.values;
   DeviceBuffer<long long> d_out(1);
   const auto launch = [&](BlockCycleSlots slots) {
-    clocked_kernel<reduce_single_block, kBlockThreads>
-        <<<1, kBlockThreads>>>(slots, d_in.data(), n, d_out.data());
+    clocked_kernel<reduce_single_block><<<1, kBlockThreads>>>(slots, d_in.data(), n, d_out.data());
   };
   CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
 

@@ -117,7 +117,7 @@ __device__ void reduce_compact_threads(const T* __restrict__ in, int64_t n,
 /// One of the trees above as the harness launches it: in its kernel clocked_blocks, which
 /// records the block's cycles when asked (tutorial/block_cycles.cuh).
 template <auto kTree>
-constexpr auto block_kernel = clocked_kernel<kTree, kBlockThreads>;
+constexpr auto block_kernel = clocked_kernel<kTree>;
 
 /// The work of one tree, counted: how many of the thread-steps add something, and how many
 /// warp-steps run with at least one lane active, for the interleaved trees and compact threads.

@@ -213,7 +213,7 @@ __device__ void reduce_warp_shuffle_block(const T* __restrict__ in, int64_t n,
 /// One of the block sums above as the harness launches it: in its kernel clocked_blocks, which
 /// records the block's cycles when asked (tutorial/block_cycles.cuh).
 template <auto kBlockSum>
-constexpr auto block_kernel = clocked_kernel<kBlockSum, kBlockThreads>;
+constexpr auto block_kernel = clocked_kernel<kBlockSum>;
 
 /// One step of the chapter: a kernel, applied in passes until one value is left.
 struct Step {

@@ -140,7 +140,7 @@ __device__ void reduce_vectorized(const T* __restrict__ in, int64_t n, SumOf<T>*
 /// One of the block bodies above as the harness launches it: in its kernel clocked_blocks,
 /// which records the block's cycles when asked (tutorial/block_cycles.cuh).
 template <auto kBody>
-constexpr auto block_kernel = clocked_kernel<kBody, kBlockThreads>;
+constexpr auto block_kernel = clocked_kernel<kBody>;
 
 //! [reduce_block_sums]
 /// The second launch of the two-pass sum: one block adds the first pass's block sums, in an

@@ -154,11 +154,11 @@ Report run_lesson(const Options& opt) {
       {"naive_along_rows", "matmul_naive<1>",
        clocked_kernel<matmul_naive<NaiveOrder::kAlongRows>, kNaiveThreads>,
        grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads},
-      {"tiled_16x16", "matmul_tiled<16>", clocked_kernel<matmul_tiled<16>, 16 * 16>, tiles(16, 16),
-       16 * 16},
-      {"tiled_32x32", "matmul_tiled<32>", clocked_kernel<matmul_tiled<32>, 32 * 32>, tiles(32, 32),
-       32 * 32},
-      {"register_tiled_8x8", "matmul_register_tiled", register_tiled_kernel,
+      {"tiled_16x16", "matmul_tiled<16, 0>", clocked_kernel<matmul_tiled<16>, 16 * 16>,
+       tiles(16, 16), 16 * 16},
+      {"tiled_32x32", "matmul_tiled<32, 0>", clocked_kernel<matmul_tiled<32>, 32 * 32>,
+       tiles(32, 32), 32 * 32},
+      {"register_tiled_8x8", "matmul_register_tiled<0>", register_tiled_kernel,
        tiles(kRegTileM, kRegTileN), kRegThreads},
   };
 
@@ -221,6 +221,10 @@ ExplainedKernel explain_matmul(const std::string& name, MatmulKernel plain, Matm
   };
   return e;
 }
+
+/// The register-tiled kernel with --explain's recording of its shared-memory accesses.
+constexpr auto register_tiled_recorded_kernel =
+    clocked_kernel<matmul_register_tiled<true>, kRegThreads, 2>;
 
 //! [explain]
 /// --explain: the tiled kernel (16 x 16) and the register-tiled kernel, one block each.

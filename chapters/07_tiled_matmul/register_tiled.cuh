@@ -146,10 +146,8 @@ __device__ void matmul_register_tiled(const float* __restrict__ a, const float* 
 
 /// The register-tiled body as the harness launches it (clocked_kernel, block_cycles.cuh), with
 /// its launch bounds: kRegThreads threads a block and at least 2 blocks an SM, which caps the
-/// registers at 128 a thread so that two blocks fit; and the same with --explain's recording.
+/// registers at 128 a thread so that two blocks fit.
 inline constexpr auto register_tiled_kernel =
     tutorial::clocked_kernel<matmul_register_tiled<>, kRegThreads, 2>;
-inline constexpr auto register_tiled_recorded_kernel =
-    tutorial::clocked_kernel<matmul_register_tiled<true>, kRegThreads, 2>;
 
 }  // namespace chapter07

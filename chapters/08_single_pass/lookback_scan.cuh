@@ -426,7 +426,7 @@ __device__ void scan_single_pass_blocked(const In* __restrict__ in, int64_t n,
 template <Wait kWait, typename In, typename Out>
 inline constexpr auto scan_single_pass_blocked_kernel =
     tutorial::clocked_kernel<scan_single_pass_blocked<kWait, In, Out>, TileShape<Out>::kThreads,
-                             TileShape<Out>::kBlocksPerSm>;
+                             TileShape<Out>::kBlocksPerSm, tutorial::ClockStart::kShared>;
 
 /// Threads of a copy block.
 constexpr int kCopyThreads = 256;

@@ -68,7 +68,7 @@ SgemmStep async_step(std::string name, const char* profiled) {
 /// The lesson: chapter 07's kernel, then one change a step.
 std::vector<SgemmStep> lesson_steps() {
   return {
-      {"register_tiled_8x8 (chapter 07)", "matmul_register_tiled",
+      {"register_tiled_8x8 (chapter 07)", "matmul_register_tiled<0>",
        chapter07::register_tiled_kernel},
       {"vectorized", "sgemm_tiles<8, 0, 1, 1, 128, 8>",
        sgemm_tiles_kernel<8, Arrangement::kBlockGrid, 1>},

@@ -87,6 +87,7 @@ __device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensor
 /// tutorial/block_cycles.cuh): the tensor maps become __grid_constant__ parameters of that kernel;
 /// one block an SM.
 inline constexpr auto persistent_kernel =
-    tutorial::clocked_kernel<matmul_wgmma_persistent, kSpecializedThreads, 1>;
+    tutorial::clocked_kernel<matmul_wgmma_persistent, kSpecializedThreads, 1,
+                             tutorial::ClockStart::kShared>;
 
 }  // namespace chapter10

@@ -150,6 +150,7 @@ __device__ void matmul_wgmma_warp_specialized(const CUtensorMap& a_map, const CU
 /// tutorial/block_cycles.cuh): the tensor maps become __grid_constant__ parameters of that kernel;
 /// one block an SM.
 inline constexpr auto warp_specialized_kernel =
-    tutorial::clocked_kernel<matmul_wgmma_warp_specialized, kSpecializedThreads, 1>;
+    tutorial::clocked_kernel<matmul_wgmma_warp_specialized, kSpecializedThreads, 1,
+                             tutorial::ClockStart::kShared>;
 
 }  // namespace chapter10

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""tools/compare.py must fail loudly when a chapter's headline names none of its rows.
+"""tools/compare.py must fail loudly when a chapter's headline names none of its rows, and
+when a row names a kernel its chapter's profile does not list.
 
 Runs compare.py over a folder holding one fake chapter (a script that writes a JSON report
 whose headline is HEADLINE), once with a headline that names a row (exit 0) and once with one
-that does not (exit 1 and an ERROR line).
+that does not (exit 1 and an ERROR line). Then roofline_data() on a row that names its kernel,
+with a profile that lists it and with one that lists another name (the row's own name drifted).
 """
+import importlib.util
 import os
 import pathlib
 import subprocess
@@ -39,4 +42,25 @@ assert good.returncode == 0, good.stdout + good.stderr
 bad = run_compare("not a row")
 assert bad.returncode == 1, f"exit {bad.returncode}\n{bad.stdout}{bad.stderr}"
 assert "ERROR: the headline 'not a row' names no row" in bad.stdout, bad.stdout
+spec = importlib.util.spec_from_file_location("compare_under_test", COMPARE)
+compare = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(compare)
+ROW = {"name": "tiled", "kernel": "matmul_tiled<16, 0>", "ms": {"median": 1.0}, "rate": 1.0}
+REPORT = {"rate_unit": "GFLOP/s", "ops_per_byte": 4.0, "peak_rate": 10.0, "rows": [ROW]}
+
+
+def profile_listing(kernel):
+    return {"chapters": {"99_fake": {"runs": [{"args": "--reps 1"}], "kernels": [
+        {"kernel": kernel, "function": kernel.split("<")[0],
+         "metrics": {"dram__bytes_read.sum": 100.0, "dram__bytes_write.sum": 28.0}}]}}}
+
+
+matched = compare.roofline_data(None, {"99_fake": REPORT}, profile_listing("matmul_tiled<16, 0>"),
+                                {"99_fake": {}})
+assert matched["unmatched_kernels"] == [], matched["unmatched_kernels"]
+assert "measured_ops_per_byte" in matched["points"][0], matched["points"]
+drifted = compare.roofline_data(None, {"99_fake": REPORT}, profile_listing("matmul_tiled<16>"),
+                                {"99_fake": {}})
+assert len(drifted["unmatched_kernels"]) == 1, drifted
+assert "'matmul_tiled<16, 0>'" in drifted["unmatched_kernels"][0], drifted["unmatched_kernels"]
 print("compare_test: ok")

@@ -130,9 +130,13 @@ WRAPPED = ("void tutorial::clocked_blocks<&(void (anonymous namespace)::reduce_t
            "(int const*, long, long long*)), 256, 1, int const*, long, long long*>"
            "(tutorial::BlockCycleSlots, int const*, long, long long*)")
 assert profile.short_kernel_name(WRAPPED) == "reduce_tree<8, int>", profile.short_kernel_name(WRAPPED)
-TMA = ("void tutorial::clocked_blocks_tma<&chapter10::matmul_wgmma_tma, 384, 1, float *, long, "
-       "long, long>(tutorial::BlockCycleSlots, CUtensorMap_st, CUtensorMap_st, float *, long, "
-       "long, long)")
+TMA = ("void tutorial::clocked_blocks_tma<&chapter10::matmul_wgmma_tma, 384, 1, "
+       "(tutorial::ClockStart)1, float *, long, long, long>(tutorial::BlockCycleSlots, "
+       "CUtensorMap_st, CUtensorMap_st, float *, long, long, long)")
 assert profile.short_kernel_name(TMA) == "matmul_wgmma_tma", profile.short_kernel_name(TMA)
+BOUNDED = ("void tutorial::clocked_blocks_bounded<&chapter09::sgemm_tiles<8, (chapter09::Arrangement)1, "
+           "2, false, 128, 8>, 256, 2, (tutorial::ClockStart)0, const float *, const float *, "
+           "float *, long, long, long>(tutorial::BlockCycleSlots, T5...)")
+assert profile.short_kernel_name(BOUNDED) == "sgemm_tiles<...>", profile.short_kernel_name(BOUNDED)
 assert profile.short_kernel_name("void my_clocked_blocks<1>(int)") == "my_clocked_blocks<1>"
 print("profile_test: ok")

@@ -6,10 +6,10 @@
  *
  * A lesson writes the work of one block as a plain __device__ function with the lesson's own
  * parameters (its "body"). The harness launches that body inside its own kernel,
- * clocked_blocks<body, ...>, which reads the clocks around it when it is given slots to store
- * them in, and only pays one uniform branch when it is not (the timed runs). The lesson's code
- * never sees the clocks; the profiler lists the kernel under the body's name (tools/profile.py
- * unwraps it).
+ * clocked_blocks<body, ...>, which reads the clocks around it and stores them when it is given
+ * slots, and only pays one uniform branch at the end when it is not (the timed runs). The
+ * lesson's code never sees the clocks; the profiler lists the kernel under the body's name
+ * (tools/profile.py unwraps it).
  *
  * clock64() counts cycles of the SM the block runs on, so an end-minus-start of ONE block is
  * meaningful. The SMs' counters are not synchronized with each other, so subtracting readings
@@ -82,62 +82,96 @@ __device__ inline void block_clock_stop(const BlockCycleSlots& slots, const Bloc
 }
 //! [block_clock]
 
+/// Where the start reading waits for the end of the block: in registers of every thread (4 a
+/// thread), or in shared memory, written by thread 0 (for a body at its register limit, where 4
+/// more registers a thread would spill). The choice changes the compiler's register allocation
+/// of the whole kernel, in either direction: each chapter keeps the one its numbers were measured
+/// with.
+enum class ClockStart { kRegisters, kShared };
+
 //! [clocked_blocks]
-/**
- * @brief The kernel around a lesson's block body: thread 0 reads the clocks as the block
- *        starts, every thread runs kBody(args...), and after a barrier thread 0 stores the
- *        block's cycles and times in @p slots (nothing when they are null, as in timed runs).
- *
- * The start is kept in shared memory, so the body has every register it would have as a
- * kernel of its own. The launch bounds are the body's (a __device__ function cannot carry
- * them). Returning early from the body is allowed: the barrier is the wrapper's.
- */
-template <auto kBody, int kMaxThreads, int kMinBlocks, typename... Args>
-__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
-    clocked_blocks(BlockCycleSlots slots, Args... args) {
-  __shared__ BlockClock started;
-  block_clock_start_shared(started);
-  kBody(args...);
-  block_clock_stop(slots, started);
+/// Runs block body kBody on @p args between the two readings of the block's clocks, which
+/// block_clock_stop() stores in @p slots (nothing when they are null, as in the timed runs).
+template <auto kBody, ClockStart kStart, typename... Args>
+__device__ __forceinline__ void run_clocked(const BlockCycleSlots& slots, const Args&... args) {
+  if constexpr (kStart == ClockStart::kShared) {
+    __shared__ BlockClock started;
+    block_clock_start_shared(started);
+    kBody(args...);
+    block_clock_stop(slots, started);
+  } else {
+    const BlockClock started = block_clock_start();
+    kBody(args...);
+    block_clock_stop(slots, started);
+  }
 }
 
-/// The same for a body whose first two parameters are TMA descriptors (chapter 10): the
-/// copy engine reads a descriptor from kernel-parameter memory, so those two must be
+/**
+ * @brief The kernel around a lesson's block body: every thread runs kBody(args...) between two
+ *        readings of the clocks (run_clocked). No launch bounds: the body had none.
+ *
+ * Returning early from the body is allowed: the barrier before the end reading is the kernel's.
+ */
+template <auto kBody, ClockStart kStart, typename... Args>
+__global__ void clocked_blocks(BlockCycleSlots slots, Args... args) {
+  run_clocked<kBody, kStart>(slots, args...);
+}
+
+/// The same with the body's launch bounds (a __device__ function cannot carry them):
+/// kMinBlocks = 0 gives __launch_bounds__(kMaxThreads) alone, which lets the compiler choose
+/// the registers, where a minimum of 1 block would let it take up to 65536 / kMaxThreads.
+template <auto kBody, int kMaxThreads, int kMinBlocks, ClockStart kStart, typename... Args>
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
+    clocked_blocks_bounded(BlockCycleSlots slots, Args... args) {
+  run_clocked<kBody, kStart>(slots, args...);
+}
+
+/// The same for a body whose first two parameters are TMA descriptors (chapter 10): the copy
+/// engine reads a descriptor from kernel-parameter memory, so those two must be
 /// __grid_constant__ parameters of the kernel itself (which a parameter pack cannot be).
-template <auto kBody, int kMaxThreads, int kMinBlocks, typename... Args>
+template <auto kBody, int kMaxThreads, int kMinBlocks, ClockStart kStart, typename... Args>
 __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     clocked_blocks_tma(BlockCycleSlots slots, const __grid_constant__ CUtensorMap a_map,
                        const __grid_constant__ CUtensorMap b_map, Args... args) {
-  __shared__ BlockClock started;
-  block_clock_start_shared(started);
-  kBody(a_map, b_map, args...);
-  block_clock_stop(slots, started);
+  run_clocked<kBody, kStart>(slots, a_map, b_map, args...);
 }
 //! [clocked_blocks]
 
 namespace detail {
-/// Picks clocked_blocks' instance whose parameters are the body's, from the body's type.
-template <auto kBody, int kMaxThreads, int kMinBlocks, typename Body = decltype(kBody)>
+/// Picks the instance of the kernels above whose parameters are the body's, from its type.
+template <auto kBody, int kMaxThreads, int kMinBlocks, ClockStart kStart,
+          typename Body = decltype(kBody)>
 struct Clocked;
-template <auto kBody, int kMaxThreads, int kMinBlocks, typename... Args>
-struct Clocked<kBody, kMaxThreads, kMinBlocks, void (*)(Args...)> {
-  static constexpr auto kernel = &clocked_blocks<kBody, kMaxThreads, kMinBlocks, Args...>;
+template <auto kBody, int kMaxThreads, int kMinBlocks, ClockStart kStart, typename... Args>
+struct Clocked<kBody, kMaxThreads, kMinBlocks, kStart, void (*)(Args...)> {
+  static constexpr auto kernel = [] {
+    if constexpr (kMaxThreads == 0) {
+      return &clocked_blocks<kBody, kStart, Args...>;
+    } else {
+      return &clocked_blocks_bounded<kBody, kMaxThreads, kMinBlocks, kStart, Args...>;
+    }
+  }();
 };
-template <auto kBody, int kMaxThreads, int kMinBlocks, typename... Args>
-struct Clocked<kBody, kMaxThreads, kMinBlocks,
+template <auto kBody, int kMaxThreads, int kMinBlocks, ClockStart kStart, typename... Args>
+struct Clocked<kBody, kMaxThreads, kMinBlocks, kStart,
                void (*)(const CUtensorMap&, const CUtensorMap&, Args...)> {
-  static constexpr auto kernel = &clocked_blocks_tma<kBody, kMaxThreads, kMinBlocks, Args...>;
+  static_assert(kMaxThreads > 0, "a TMA body states its launch bounds");
+  static constexpr auto kernel =
+      &clocked_blocks_tma<kBody, kMaxThreads, kMinBlocks, kStart, Args...>;
 };
 }  // namespace detail
 
 /**
- * @brief The kernel that runs block body @p kBody (a __device__ function) with launch bounds
- *        (@p kMaxThreads, @p kMinBlocks): launch it as
- *        `clocked_kernel<body, 256><<<grid, 256>>>(slots, args...)`, with the body's arguments
- *        after the slots (BlockCycleSlots{} to record nothing).
+ * @brief The kernel that runs block body @p kBody (a __device__ function): launch it as
+ *        `clocked_kernel<body, 256><<<grid, 256>>>(slots, args...)`, with the body's
+ *        arguments after the slots (BlockCycleSlots{} to record nothing).
+ * @tparam kMaxThreads, kMinBlocks the body's launch bounds; kMaxThreads = 0 for none.
+ * @tparam kStart where the start reading is kept (ClockStart).
  */
-template <auto kBody, int kMaxThreads, int kMinBlocks = 1>
-inline constexpr auto clocked_kernel = detail::Clocked<kBody, kMaxThreads, kMinBlocks>::kernel;
+template <auto kBody, int kMaxThreads = 0, int kMinBlocks = 0,
+          ClockStart kStart = ClockStart::kRegisters>
+inline constexpr auto clocked_kernel =
+    detail::Clocked<kBody, kMaxThreads, kMinBlocks, kStart>::kernel;
 
 /// Device storage for the slots of up to @p blocks blocks, and the summary of a recorded run.
 class BlockCycleRecorder {
