@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "09_sgemm_cublas/sgemm_kernels.cuh"  // chapter 09's tile
 #include "tutorial/cuda_check.cuh"
 #include "tutorial/matmul.cuh"
 
@@ -19,12 +20,15 @@ namespace exercise09 {
 
 using tutorial::ceil_div;
 
-/// The block tile: kTileM x kTileN elements of C per block of kThreads threads, each computing
-/// kPerThread x kPerThread of them, kDepth steps along K per pair of tiles of A and B.
-constexpr int kTileM = 128, kTileN = 128, kDepth = 8, kThreads = 256, kPerThread = 8;
+/// The block tile of chapter 09's narrow steps: kTileM x kTileN elements of C per block of
+/// kThreads threads, each computing kPerThread x kPerThread of them, kDepth steps along K per
+/// pair of tiles of A and B (chapter 09's steps 8 deep).
+using chapter09::kThreads;
+using chapter09::kTileM;
+constexpr int kTileN = chapter09::kNarrow, kPerThread = chapter09::kRowsPerThread, kDepth = 8;
 /// Row length of A's transposed tile in shared memory: 4 floats of padding keep every row
 /// 16-byte aligned and start consecutive rows 4 banks apart.
-constexpr int kATileStride = kTileM + 4;
+using chapter09::kATileStride;
 static_assert(kTileM * kDepth / 4 == kThreads && kDepth * kTileN / 4 == kThreads,
               "each tile of a step is one float4 per thread");
 
