@@ -1,7 +1,7 @@
 // Tests of the bank model behind --explain (bank_turns.hpp), on hand-made warp accesses whose
 // turns can be worked out on paper. Nsight Compute agrees with these rules on the H100
 // (tools/explain_check.py); here they are pinned down without a GPU.
-#include "tutorial/bank_turns.hpp"
+#include "tutorial/explain/bank_turns.hpp"
 
 #include <gtest/gtest.h>
 

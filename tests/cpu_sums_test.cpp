@@ -9,8 +9,8 @@
 #include <limits>
 #include <vector>
 
-#include "tutorial/random.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/verify.hpp"
 
 namespace chapter01 {
 namespace {

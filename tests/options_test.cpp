@@ -1,4 +1,4 @@
-#include "tutorial/options.hpp"
+#include "tutorial/harness/options.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "tutorial/poison.hpp"
+#include "tutorial/harness/poison.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "tutorial/reference.hpp"
+#include "tutorial/harness/reference.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "tutorial/random.hpp"
+#include "tutorial/harness/random.hpp"
 
 namespace tutorial {
 namespace {

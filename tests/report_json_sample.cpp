@@ -5,7 +5,7 @@
 #include <iostream>
 #include <limits>
 
-#include "tutorial/report.hpp"
+#include "tutorial/harness/report.hpp"
 
 int main() {
   using tutorial::Row;

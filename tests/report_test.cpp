@@ -1,4 +1,4 @@
-#include "tutorial/report.hpp"
+#include "tutorial/harness/report.hpp"
 
 #include <gtest/gtest.h>
 

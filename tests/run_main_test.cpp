@@ -1,7 +1,7 @@
 // Exit codes: every failure maps to its code and its words on stderr, after the program's
 // name, and nothing but a verified report gives 0. The same for run_program, for
 // exit_code_of_current_exception itself and for the exercise checkers' run_exercise.
-#include "tutorial/chapter_main.hpp"
+#include "tutorial/harness/chapter_main.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
 
 namespace tutorial {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sgemm_kernels.cuh"
-#include "tutorial/bank_turns.hpp"
+#include "tutorial/explain/bank_turns.hpp"
 
 namespace {
 

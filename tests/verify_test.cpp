@@ -1,4 +1,4 @@
-#include "tutorial/verify.hpp"
+#include "tutorial/harness/verify.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <limits>
 #include <vector>
 
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
 
 namespace tutorial {
 namespace {

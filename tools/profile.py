@@ -103,7 +103,7 @@ def read_profile_spec(chapter_dir):
     return runs or [["--reps", "1"]], metrics
 
 
-# The harness's kernels around a lesson's block body (tutorial/block_cycles.cuh): a launch of
+# The harness's kernels around a lesson's block body (tutorial/harness/block_cycles.cuh): a launch of
 # clocked_blocks<&body, ...> is listed under the body's name.
 HARNESS_WRAPPERS = ("clocked_blocks", "clocked_blocks_bounded", "clocked_blocks_tma")
 

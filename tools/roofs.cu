@@ -13,13 +13,13 @@
 #include <iostream>
 #include <string>
 
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/device_facts.cuh"
-#include "tutorial/fp32_peak.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/random.hpp"
-#include "tutorial/report.hpp"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/device_facts.cuh"
+#include "tutorial/harness/fp32_peak.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/report.hpp"
 
 namespace {
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "cpu_sums.hpp"
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
 
 namespace {
 

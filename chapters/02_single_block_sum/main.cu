@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/cub_sum.cuh"
-#include "tutorial/gpu_report.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/reference.hpp"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 
@@ -55,7 +55,7 @@ __device__ void reduce_single_block(const int32_t* __restrict__ in, int64_t n,
 //! [sum_kernel]
 /// The kernel: a __global__ function is what the host launches, and every thread of the grid
 /// runs it. Its work is the function above. (The harness launches that same function inside
-/// a kernel of its own, clocked_blocks in tutorial/block_cycles.cuh, which also reads the
+/// a kernel of its own, clocked_blocks in tutorial/harness/block_cycles.cuh, which also reads the
 /// SM's clock when the block starts and ends: the cycles/block column of the report.)
 __global__ void sum_kernel(const int32_t* __restrict__ in, int64_t n, long long* __restrict__ out) {
   reduce_single_block(in, n, out);

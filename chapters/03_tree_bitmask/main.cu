@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/block_reduce.cuh"
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/cub_sum.cuh"
-#include "tutorial/explain_block_sum.cuh"
-#include "tutorial/gpu_report.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/explain/explain_block_sum.cuh"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/lessons/block_reduce.cuh"
+#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 
@@ -115,7 +115,7 @@ __device__ void reduce_compact_threads(const T* __restrict__ in, int64_t n,
 //! [reduce_compact_threads]
 
 /// One of the trees above as the harness launches it: in its kernel clocked_blocks, which
-/// records the block's cycles when asked (tutorial/block_cycles.cuh).
+/// records the block's cycles when asked (tutorial/harness/block_cycles.cuh).
 template <auto kTree>
 constexpr auto block_kernel = clocked_kernel<kTree>;
 

@@ -11,7 +11,7 @@
  *      blocks do the tree;
  *   3. the last warp: the legacy volatile unrolling, made correct with __syncwarp();
  *   4. the last warp with __shfl_down_sync: registers instead of shared memory;
- *   5. every warp with __shfl_down_sync, one barrier per block (tutorial/block_reduce.cuh).
+ *   5. every warp with __shfl_down_sync, one barrier per block (tutorial/lessons/block_reduce.cuh).
  * And why the legacy unrolling without __syncwarp() is wrong since Volta: the reasoning is on
  * the chapter page; the kernel runs only when asked for (TUTORIAL_UNSAFE_WARP_DEMO=1), since
  * a race detector rightly reports it.
@@ -23,14 +23,14 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/block_reduce.cuh"
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/cub_sum.cuh"
-#include "tutorial/explain_block_sum.cuh"
-#include "tutorial/gpu_report.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/explain/explain_block_sum.cuh"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/lessons/block_reduce.cuh"
+#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 
@@ -211,7 +211,7 @@ __device__ void reduce_warp_shuffle_block(const T* __restrict__ in, int64_t n,
 //! [reduce_warp_shuffle_block]
 
 /// One of the block sums above as the harness launches it: in its kernel clocked_blocks, which
-/// records the block's cycles when asked (tutorial/block_cycles.cuh).
+/// records the block's cycles when asked (tutorial/harness/block_cycles.cuh).
 template <auto kBlockSum>
 constexpr auto block_kernel = clocked_kernel<kBlockSum>;
 

@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include "tutorial/shared_trace.cuh"
+#include "tutorial/explain/shared_trace.cuh"
 
 namespace chapter06 {
 

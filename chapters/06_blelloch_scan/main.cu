@@ -19,13 +19,13 @@
 #include <vector>
 
 #include "scan_drivers.cuh"
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/cub_scan.cuh"
-#include "tutorial/explain.cuh"
-#include "tutorial/gpu_report.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/explain/explain.cuh"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/vendor/cub_scan.cuh"
 
 namespace {
 

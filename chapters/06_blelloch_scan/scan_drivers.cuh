@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "scan_kernels.cuh"
-#include "tutorial/device_buffer.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace chapter06 {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "blelloch_tree.cuh"
-#include "tutorial/block_cycles.cuh"
+#include "tutorial/harness/block_cycles.cuh"
 
 namespace chapter06 {
 

@@ -22,15 +22,15 @@
 #include <vector>
 
 #include "register_tiled.cuh"
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/cublas_sgemm.cuh"
-#include "tutorial/explain.cuh"
-#include "tutorial/fp32_peak.cuh"
-#include "tutorial/gpu_report.cuh"
-#include "tutorial/matmul.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/explain/explain.cuh"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/fp32_peak.cuh"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/harness/matmul.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace {
 
@@ -75,7 +75,7 @@ __device__ void matmul_naive(const float* __restrict__ a, const float* __restric
 
 // ---------------------------------------------------------------------------------------------
 // The tiled kernels run a 1-D grid (the per-block cycle slots are indexed by blockIdx.x) and
-// find their tile of C from the block index (tile_of_block, in tutorial/matmul.cuh).
+// find their tile of C from the block index (tile_of_block, in tutorial/harness/matmul.cuh).
 
 // ---------------------------------------------------------------------------------------------
 // Step 2: shared-memory tiles.

@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/matmul.cuh"
-#include "tutorial/shared_trace.cuh"
+#include "tutorial/explain/shared_trace.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/matmul.cuh"
 
 namespace chapter07 {
 

@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/block_reduce.cuh"
-#include "tutorial/sum_traits.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/lessons/block_reduce.cuh"
+#include "tutorial/lessons/sum_traits.cuh"
 
 namespace chapter08 {
 
@@ -110,7 +110,8 @@ __device__ void reduce_one_pass(const T* __restrict__ in, int64_t n, SumOf<T>* o
 }
 //! [reduce_one_pass]
 
-/// reduce_one_pass as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh).
+/// reduce_one_pass as the harness launches it (clocked_kernel in
+/// tutorial/harness/block_cycles.cuh).
 template <Finish kFinish, typename T>
 inline constexpr auto reduce_one_pass_kernel =
     tutorial::clocked_kernel<reduce_one_pass<kFinish, T>, kReduceThreads>;

@@ -11,9 +11,9 @@
 #include <cstdint>
 
 #include "tile_status.cuh"
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace chapter08 {
 
@@ -322,8 +322,9 @@ __device__ void scan_single_pass(const In* __restrict__ in, int64_t n, Out* __re
 }
 //! [scan_single_pass]
 
-/// scan_single_pass as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh), with
-/// its launch bounds: the tile's threads, and the blocks an SM must hold (TileShape).
+/// scan_single_pass as the harness launches it (clocked_kernel in
+/// tutorial/harness/block_cycles.cuh), with its launch bounds: the tile's threads, and the blocks
+/// an SM must hold (TileShape).
 template <Wait kWait, typename In, typename Out>
 inline constexpr auto scan_single_pass_kernel =
     tutorial::clocked_kernel<scan_single_pass<kWait, In, Out>, TileShape<Out>::kThreads,
@@ -421,8 +422,8 @@ __device__ void scan_single_pass_blocked(const In* __restrict__ in, int64_t n,
 //! [scan_single_pass_blocked]
 
 /// scan_single_pass_blocked as the harness launches it (clocked_kernel in
-/// tutorial/block_cycles.cuh), with its launch bounds: the tile's threads, and the blocks an SM
-/// must hold (TileShape).
+/// tutorial/harness/block_cycles.cuh), with its launch bounds: the tile's threads, and the blocks
+/// an SM must hold (TileShape).
 template <Wait kWait, typename In, typename Out>
 inline constexpr auto scan_single_pass_blocked_kernel =
     tutorial::clocked_kernel<scan_single_pass_blocked<kWait, In, Out>, TileShape<Out>::kThreads,

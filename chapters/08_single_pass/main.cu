@@ -24,13 +24,13 @@
 
 #include "last_block_reduce.cuh"
 #include "lookback_scan.cuh"
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/cub_scan.cuh"
-#include "tutorial/cub_sum.cuh"
-#include "tutorial/gpu_report.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/vendor/cub_scan.cuh"
+#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 

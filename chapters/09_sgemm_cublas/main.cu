@@ -19,12 +19,12 @@
 
 #include "../07_tiled_matmul/register_tiled.cuh"
 #include "sgemm_kernels.cuh"
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/cublas_sgemm.cuh"
-#include "tutorial/fp32_peak.cuh"
-#include "tutorial/gpu_report.cuh"
-#include "tutorial/matmul.cuh"
-#include "tutorial/measure.cuh"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/fp32_peak.cuh"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/harness/matmul.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace {
 

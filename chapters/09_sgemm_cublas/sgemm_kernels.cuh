@@ -5,9 +5,9 @@
  *        tiles, wider tiles (8 x 16 a thread) and asynchronous copies (cp.async), started
  *        together or spread over the step.
  *
- * Storage: every matrix is row-major (tutorial/matmul.cuh). Every kernel handles any M, N, K:
- * a 16-byte access is used where its 4 floats are inside the matrix and 16-byte aligned (the
- * row length a multiple of 4), single floats with guards elsewhere.
+ * Storage: every matrix is row-major (tutorial/harness/matmul.cuh). Every kernel handles any M, N,
+ * K: a 16-byte access is used where its 4 floats are inside the matrix and 16-byte aligned (the row
+ * length a multiple of 4), single floats with guards elsewhere.
  */
 #pragma once
 
@@ -15,8 +15,8 @@
 
 #include <cstdint>
 
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/matmul.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/matmul.cuh"
 
 namespace chapter09 {
 
@@ -279,8 +279,8 @@ constexpr int min_blocks_per_sm(int width) {
   return width == kNarrow ? 2 : 1;
 }
 
-/// sgemm_tiles as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh), with
-/// its launch bounds.
+/// sgemm_tiles as the harness launches it (clocked_kernel in tutorial/harness/block_cycles.cuh),
+/// with its launch bounds.
 template <int kDepth, Arrangement kArrangement, int kBuffers, bool kGuarded = true,
           int kTileN = kNarrow, int kGroup = tutorial::kGroupRows>
 inline constexpr auto sgemm_tiles_kernel =

@@ -20,14 +20,14 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/cublas_sgemm.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/matmul.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/report.hpp"
-#include "tutorial/sm_clock.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/matmul.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/report.hpp"
+#include "tutorial/harness/sm_clock.hpp"
+#include "tutorial/harness/verify.hpp"
+#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace chapter10 {
 
@@ -44,7 +44,7 @@ constexpr int64_t kPad = 128;
 
 /// The signature steps 1 and 2 share: C (m x n) = A (m x k) * B (k x n), with B given by
 /// columns (b_cols[col * k + p] = B(p, col)); m, n, k multiples of kPad. The kernel is the
-/// step's block body in the harness's kernel (clocked_kernel, tutorial/block_cycles.cuh),
+/// step's block body in the harness's kernel (clocked_kernel, tutorial/harness/block_cycles.cuh),
 /// which takes the per-block cycle slots first.
 using Bf16Kernel = void (*)(BlockCycleSlots, const __nv_bfloat16*, const __nv_bfloat16*, float*,
                             int64_t, int64_t, int64_t);

@@ -13,8 +13,8 @@
 
 #include "bf16_matmul.cuh"
 #include "tensor_core_ptx.cuh"
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/matmul.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/matmul.cuh"
 
 namespace chapter10 {
 
@@ -140,7 +140,7 @@ __device__ void matmul_mma(const __nv_bfloat16* __restrict__ a,
 }
 //! [matmul_mma]
 
-/// matmul_mma as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh).
+/// matmul_mma as the harness launches it (clocked_kernel in tutorial/harness/block_cycles.cuh).
 template <int kStages>
 inline constexpr auto mma_kernel = tutorial::clocked_kernel<matmul_mma<kStages>, kMmaThreads>;
 

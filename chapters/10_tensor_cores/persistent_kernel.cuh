@@ -13,8 +13,8 @@
 
 #include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/matmul.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/matmul.cuh"
 #include "warp_specialized_kernel.cuh"
 #include "wgmma_kernel.cuh"
 
@@ -84,8 +84,8 @@ __device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensor
 //! [matmul_wgmma_persistent]
 
 /// matmul_wgmma_persistent as the harness launches it (clocked_kernel in
-/// tutorial/block_cycles.cuh): the tensor maps become __grid_constant__ parameters of that kernel;
-/// one block an SM.
+/// tutorial/harness/block_cycles.cuh): the tensor maps become __grid_constant__ parameters of that
+/// kernel; one block an SM.
 inline constexpr auto persistent_kernel =
     tutorial::clocked_kernel<matmul_wgmma_persistent, kSpecializedThreads, 1,
                              tutorial::ClockStart::kShared>;

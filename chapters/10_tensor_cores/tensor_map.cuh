@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <string>
 
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/errors.hpp"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/errors.hpp"
 
 namespace chapter10 {
 

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tutorial/device_facts.cuh"
+#include "tutorial/harness/device_facts.cuh"
 
 namespace chapter10 {
 

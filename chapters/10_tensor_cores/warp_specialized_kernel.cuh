@@ -14,8 +14,8 @@
 
 #include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/matmul.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/matmul.cuh"
 #include "wgmma_kernel.cuh"
 
 namespace chapter10 {
@@ -147,8 +147,8 @@ __device__ void matmul_wgmma_warp_specialized(const CUtensorMap& a_map, const CU
 //! [matmul_wgmma_warp_specialized]
 
 /// matmul_wgmma_warp_specialized as the harness launches it (clocked_kernel in
-/// tutorial/block_cycles.cuh): the tensor maps become __grid_constant__ parameters of that kernel;
-/// one block an SM.
+/// tutorial/harness/block_cycles.cuh): the tensor maps become __grid_constant__ parameters of that
+/// kernel; one block an SM.
 inline constexpr auto warp_specialized_kernel =
     tutorial::clocked_kernel<matmul_wgmma_warp_specialized, kSpecializedThreads, 1,
                              tutorial::ClockStart::kShared>;

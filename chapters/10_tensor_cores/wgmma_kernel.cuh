@@ -13,8 +13,8 @@
 #include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
 #include "tensor_map.cuh"
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/matmul.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/matmul.cuh"
 
 namespace chapter10 {
 
@@ -180,9 +180,10 @@ __device__ void matmul_wgmma_tma(const CUtensorMap& a_map, const CUtensorMap& b_
 }
 //! [matmul_wgmma_tma]
 
-/// matmul_wgmma_tma as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh): the
-/// tensor maps become __grid_constant__ parameters of that kernel; one block an SM; the start
-/// clock waits in shared memory (every register goes to the accumulators).
+/// matmul_wgmma_tma as the harness launches it (clocked_kernel in
+/// tutorial/harness/block_cycles.cuh): the tensor maps become __grid_constant__ parameters of that
+/// kernel; one block an SM; the start clock waits in shared memory (every register goes to the
+/// accumulators).
 inline constexpr auto wgmma_tma_kernel =
     tutorial::clocked_kernel<matmul_wgmma_tma, kWgmmaTmaThreads, 1, tutorial::ClockStart::kShared>;
 

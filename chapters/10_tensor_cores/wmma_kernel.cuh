@@ -11,8 +11,8 @@
 #include <cstdint>
 
 #include "bf16_matmul.cuh"
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/matmul.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/matmul.cuh"
 
 namespace chapter10 {
 
@@ -62,7 +62,7 @@ __device__ void matmul_wmma(const __nv_bfloat16* __restrict__ a,
 }
 //! [matmul_wmma]
 
-/// matmul_wmma as the harness launches it (clocked_kernel in tutorial/block_cycles.cuh).
+/// matmul_wmma as the harness launches it (clocked_kernel in tutorial/harness/block_cycles.cuh).
 inline constexpr auto wmma_kernel = tutorial::clocked_kernel<matmul_wmma, kWmmaThreads>;
 
 }  // namespace chapter10

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "gpus.cuh"
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace chapter11 {
 

@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace chapter11 {
 

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "device_scope.hpp"
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/stats.hpp"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/stats.hpp"
 
 namespace chapter11 {
 

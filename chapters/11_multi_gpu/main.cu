@@ -23,9 +23,9 @@
 #include "gpus.cuh"
 #include "producer.cuh"
 #include "rank_place.hpp"
-#include "tutorial/chapter_main.hpp"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/gpu_report.cuh"
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/gpu_report.cuh"
 #ifdef TUTORIAL_HAVE_NCCL
 #include "nccl_collectives.cuh"
 #endif
@@ -384,7 +384,7 @@ Report run_one_rank(const Options& opt, const RankPlace& place) {
     for (int64_t i = 0; i < opt.n; ++i) expected[size_t(i)] += input[size_t(i)];
     if (r == place.rank) in.copy_from(input);
   }
-  // Poisoned with 0x7F7F7F7F (tutorial/poison.hpp), a value no sum can take.
+  // Poisoned with 0x7F7F7F7F (tutorial/harness/poison.hpp), a value no sum can take.
   out.poison();
   CUDA_CHECK(cudaDeviceSynchronize());  // the default stream's work before the queue's
   const auto all_reduce = [&] { comm.all_reduce(in.data(), out.data(), opt.n, queue.stream()); };

@@ -15,7 +15,7 @@
 
 #include "gpus.cuh"
 #include "rank_place.hpp"
-#include "tutorial/errors.hpp"
+#include "tutorial/harness/errors.hpp"
 
 namespace chapter11 {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "all_reduce.cuh"
-#include "tutorial/block_reduce.cuh"
+#include "tutorial/lessons/block_reduce.cuh"
 
 namespace chapter11 {
 

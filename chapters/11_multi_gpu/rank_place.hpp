@@ -18,7 +18,7 @@
 #include <system_error>
 #include <thread>
 
-#include "tutorial/errors.hpp"
+#include "tutorial/harness/errors.hpp"
 
 namespace chapter11 {
 

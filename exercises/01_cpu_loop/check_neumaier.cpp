@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "exercise.hpp"
-#include "tutorial/exercise.hpp"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/verify.hpp"
 
 namespace {
 

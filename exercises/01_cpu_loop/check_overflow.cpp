@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "exercise.hpp"
-#include "tutorial/exercise.hpp"
-#include "tutorial/random.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/random.hpp"
 
 namespace {
 

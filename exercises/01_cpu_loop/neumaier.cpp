@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "exercise.hpp"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
 
 namespace exercise01 {
 

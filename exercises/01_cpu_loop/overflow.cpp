@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "exercise.hpp"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
 
 namespace exercise01 {
 

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "exercise.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
 
 namespace {
 

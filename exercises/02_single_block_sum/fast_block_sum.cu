@@ -1,7 +1,7 @@
 // Exercise 2.3 (performance): the fastest sum one block can do (see README.md).
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise02 {
 

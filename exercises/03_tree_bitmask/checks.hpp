@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
 
 namespace check03 {
 

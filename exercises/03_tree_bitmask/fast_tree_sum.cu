@@ -1,7 +1,7 @@
 // Exercise 3.3 (performance): a whole-array sum with trees, fast (see README.md).
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise03 {
 

@@ -6,11 +6,11 @@
 
 #include "checks.hpp"
 #include "exercise.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/poison.hpp"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/poison.hpp"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/exercise.hpp"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
 
 namespace check06 {
 

@@ -1,6 +1,6 @@
 // Exercise 6.2: an inclusive scan from the exclusive tree, without another pass (README.md).
 #include "exercise.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
 
 namespace exercise06 {
 

@@ -1,7 +1,7 @@
 // Exercise 6.1: the bank-conflict padding, written right (see README.md).
 #include "exercise.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace exercise06 {
 

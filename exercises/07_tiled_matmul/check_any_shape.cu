@@ -7,10 +7,10 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/random.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/verify.hpp"
 
 namespace {
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise.hpp"
-#include "tutorial/exercise_matmul.hpp"
-#include "tutorial/random.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/grading/exercise_matmul.hpp"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/verify.hpp"
 
 namespace check07 {
 

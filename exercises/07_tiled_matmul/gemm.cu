@@ -1,7 +1,7 @@
 // Exercise 7.3: C = alpha * A * B + beta * C (see README.md).
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise07 {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise08 {
 

@@ -13,14 +13,14 @@
 #include <vector>
 
 #include "exercise.cuh"
-#include "tutorial/cub_sum.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/device_facts.cuh"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/device_facts.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/verify.hpp"
+#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "exercise.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/random.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/random.hpp"
 
 namespace {
 

@@ -3,9 +3,9 @@
 #include <cuda_runtime.h>
 
 #include "exercise.cuh"
-#include "tutorial/block_reduce.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/lessons/block_reduce.cuh"
 
 namespace exercise08 {
 

@@ -1,7 +1,7 @@
 // Exercise 9.2: a ring of three shared buffers, filled by asynchronous copies (see README.md).
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise09 {
 

@@ -10,8 +10,8 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise_gpu.cuh"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace {
 

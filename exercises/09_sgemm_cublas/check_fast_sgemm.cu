@@ -8,9 +8,9 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise_gpu.cuh"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace {
 

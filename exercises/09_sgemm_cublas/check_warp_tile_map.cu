@@ -9,8 +9,8 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/device_facts.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/device_facts.cuh"
 
 namespace {
 

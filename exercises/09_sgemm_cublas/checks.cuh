@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise.hpp"
-#include "tutorial/exercise_matmul.hpp"
-#include "tutorial/matmul.cuh"
-#include "tutorial/options.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/grading/exercise_matmul.hpp"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/matmul.cuh"
+#include "tutorial/harness/options.hpp"
+#include "tutorial/harness/verify.hpp"
 
 namespace check09 {
 

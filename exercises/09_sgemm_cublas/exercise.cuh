@@ -13,8 +13,8 @@
 #include <cstdint>
 
 #include "09_sgemm_cublas/sgemm_kernels.cuh"  // chapter 09's tile
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/matmul.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/matmul.cuh"
 
 namespace exercise09 {
 

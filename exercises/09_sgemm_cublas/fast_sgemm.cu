@@ -1,8 +1,8 @@
 // Exercise 9.3 (performance): an SGEMM for a long K (1024 x 1024 x 16384), within reach of
 // cublasSgemm, and right for any shape (see README.md).
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise09 {
 

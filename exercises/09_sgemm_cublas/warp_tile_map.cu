@@ -1,8 +1,8 @@
 // Exercise 9.1: which elements of the block tile each thread computes, arranged by warps (see
 // README.md).
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise09 {
 

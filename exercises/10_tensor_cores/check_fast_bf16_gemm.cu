@@ -13,9 +13,9 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/cublas_sgemm.cuh"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/verify.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/verify.hpp"
+#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace {
 

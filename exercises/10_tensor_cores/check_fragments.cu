@@ -12,8 +12,8 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/verify.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/verify.hpp"
 
 namespace {
 

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "mbarrier_ring.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/device_facts.cuh"
-#include "tutorial/errors.hpp"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/poison.hpp"
-#include "tutorial/random.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/device_facts.cuh"
+#include "tutorial/harness/errors.hpp"
+#include "tutorial/harness/poison.hpp"
+#include "tutorial/harness/random.hpp"
 
 namespace {
 
@@ -100,8 +100,8 @@ constexpr const char* kTitle = "a three-stage mbarrier ring: parities and releas
   std::_Exit(kExitWrongResult);
 }
 
-/// Words after the sums that must keep their poison (tutorial/poison.hpp): a write past the end
-/// shows.
+/// Words after the sums that must keep their poison (tutorial/harness/poison.hpp): a write past the
+/// end shows.
 constexpr int64_t kGuardWords = 64;
 
 /// " (passed before it: steps = 1, 2, 3)", or nothing when @p steps is empty.

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "exercise.hpp"
-#include "tutorial/bank_turns.hpp"
-#include "tutorial/exercise.hpp"
+#include "tutorial/explain/bank_turns.hpp"
+#include "tutorial/grading/exercise.hpp"
 
 // The graded swizzle.cuh (the learner's, the solution's or a known-wrong one): a constexpr
 // function is defined where it is used, so the checker includes the file rather than link it.

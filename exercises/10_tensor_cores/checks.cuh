@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/device_facts.cuh"
-#include "tutorial/errors.hpp"
-#include "tutorial/exercise_matmul.hpp"
-#include "tutorial/matmul.cuh"
-#include "tutorial/options.hpp"
+#include "tutorial/grading/exercise_matmul.hpp"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/device_facts.cuh"
+#include "tutorial/harness/errors.hpp"
+#include "tutorial/harness/matmul.cuh"
+#include "tutorial/harness/options.hpp"
 
 namespace check10 {
 

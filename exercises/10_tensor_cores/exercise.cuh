@@ -19,9 +19,9 @@
 #include <cstdint>
 
 #include "10_tensor_cores/tensor_core_ptx.cuh"  // chapter 10's ldmatrix_x4, mma_16x8x16
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/matmul.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/matmul.cuh"
 
 namespace exercise10 {
 

@@ -27,7 +27,7 @@ constexpr int kPiecesPerRow = kTileDepth / 8;
 /// values 8 chunk to 8 chunk + 7) of row @p row (0..127) of a tile of 32-byte rows is stored:
 /// bytes 16 place to 16 place + 15 of the row. A row's 2 pieces go to 2 different places, and
 /// every ldmatrix.x4 and every 16-byte copy of a kernel like chapter 10's, its tiles 16 deep,
-/// then takes the fewest turns its bytes need in tutorial/bank_turns.hpp's model (README.md
+/// then takes the fewest turns its bytes need in tutorial/explain/bank_turns.hpp's model (README.md
 /// lists the accesses).
 __host__ __device__ constexpr int swizzled_chunk(int row, int chunk);
 //! [exercise_10_1]

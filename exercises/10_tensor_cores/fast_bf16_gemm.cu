@@ -6,9 +6,9 @@
 
 #include "10_tensor_cores/wmma_kernel.cuh"  // the chapter's step 1, where this starts
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
-#include "tutorial/matmul.cuh"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/matmul.cuh"
 
 namespace exercise10 {
 

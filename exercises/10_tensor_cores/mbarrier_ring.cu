@@ -3,8 +3,8 @@
 #include <cstdint>
 
 #include "mbarrier_ring.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise10 {
 

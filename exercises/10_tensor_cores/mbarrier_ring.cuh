@@ -19,7 +19,7 @@
 #include <cstdio>
 
 #include "10_tensor_cores/mbarrier.cuh"  // the wrappers chapter 10 teaches
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise10 {
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "exercise.hpp"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
 
 namespace exercise10 {
 

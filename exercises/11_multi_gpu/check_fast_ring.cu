@@ -8,9 +8,9 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/random.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/random.hpp"
 
 namespace {
 

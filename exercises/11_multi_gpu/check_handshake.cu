@@ -15,11 +15,11 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise_gpu.cuh"
-#include "tutorial/random.hpp"
+#include "tutorial/grading/exercise_gpu.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/random.hpp"
 
 namespace {
 

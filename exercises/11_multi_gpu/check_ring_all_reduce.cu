@@ -6,7 +6,7 @@
 
 #include "checks.cuh"
 #include "exercise.cuh"
-#include "tutorial/exercise_gpu.cuh"
+#include "tutorial/grading/exercise_gpu.cuh"
 
 namespace {
 

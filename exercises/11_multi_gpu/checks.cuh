@@ -16,19 +16,19 @@
 #include <vector>
 
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise.hpp"
-#include "tutorial/measure.cuh"
-#include "tutorial/poison.hpp"
-#include "tutorial/random.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/poison.hpp"
+#include "tutorial/harness/random.hpp"
 
 namespace check11 {
 
 using exercise11::DeviceScope;
 using exercise11::Rank;
 
-/// Every output is poisoned before each call with the poison of tutorial/poison.hpp,
+/// Every output is poisoned before each call with the poison of tutorial/harness/poison.hpp,
 /// 0x7F7F7F7F: no sum of at most kMaxRanks inputs in [-2^20, 2^20] can take that value, so an
 /// element never written shows.
 constexpr int kPoisonByte = tutorial::poison_byte<int32_t>();

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "11_multi_gpu/device_scope.hpp"  // DeviceScope, chapter 11's
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise11 {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise11 {
 

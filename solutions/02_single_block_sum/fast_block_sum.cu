@@ -1,6 +1,6 @@
 // Exercise 2.3, solved: the fastest sum one block can do.
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise02 {
 

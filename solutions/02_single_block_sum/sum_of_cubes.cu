@@ -1,7 +1,7 @@
 // Exercise 2.2, solved: the sum of cubes with one block of any size.
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace exercise02 {
 

@@ -1,6 +1,6 @@
 // Exercise 3.3, solved: a whole-array sum with trees, fast.
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise03 {
 

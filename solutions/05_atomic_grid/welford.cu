@@ -1,8 +1,8 @@
 // Exercise 5.1: mean and variance in one pass, merging moments pairwise (see README.md).
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace exercise05 {
 

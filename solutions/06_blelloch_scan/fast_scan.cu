@@ -4,7 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise06 {
 

@@ -1,6 +1,6 @@
 // Exercise 6.2: an inclusive scan from the exclusive tree, without another pass (README.md).
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise06 {
 

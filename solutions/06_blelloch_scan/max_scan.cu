@@ -1,6 +1,6 @@
 // Exercise 6.4: an inclusive max-scan of any length (see README.md).
 #include "exercise.cuh"
-#include "tutorial/device_buffer.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace exercise06 {
 

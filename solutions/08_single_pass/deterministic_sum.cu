@@ -7,8 +7,8 @@
 #include <cuda/atomic>
 
 #include "exercise.cuh"
-#include "tutorial/block_reduce.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/lessons/block_reduce.cuh"
 
 namespace exercise08 {
 

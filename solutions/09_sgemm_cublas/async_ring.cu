@@ -2,7 +2,7 @@
 #include <cuda_pipeline.h>
 
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise09 {
 

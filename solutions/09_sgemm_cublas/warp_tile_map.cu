@@ -1,7 +1,7 @@
 // Exercise 9.1, solved: which elements of the block tile each thread computes, arranged by
 // warps.
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise09 {
 

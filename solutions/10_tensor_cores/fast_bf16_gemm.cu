@@ -13,8 +13,8 @@
 #include <cstdint>
 
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/matmul.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/matmul.cuh"
 
 namespace exercise10 {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise10 {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "mbarrier_ring.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise10 {
 

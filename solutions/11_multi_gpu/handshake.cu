@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "exercise.cuh"
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace exercise11 {
 

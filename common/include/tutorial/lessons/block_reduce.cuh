@@ -15,9 +15,9 @@
 #include <string>
 #include <utility>
 
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace tutorial {
 

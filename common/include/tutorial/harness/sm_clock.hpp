@@ -1,5 +1,5 @@
 /**
- * @file common/include/tutorial/sm_clock.hpp
+ * @file common/include/tutorial/harness/sm_clock.hpp
  * @brief The SM clock while timed runs go on: a host thread reads it from NVML every
  *        millisecond between start() and stop().
  *

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tutorial/errors.hpp"
+#include "tutorial/harness/errors.hpp"
 
 namespace tutorial {
 

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "tutorial/errors.hpp"
+#include "tutorial/harness/errors.hpp"
 
 namespace tutorial {
 

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/poison.hpp"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/poison.hpp"
 
 namespace tutorial {
 

@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace tutorial {
 

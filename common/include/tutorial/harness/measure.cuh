@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/device_facts.cuh"
-#include "tutorial/report.hpp"
-#include "tutorial/stats.hpp"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/device_facts.cuh"
+#include "tutorial/harness/report.hpp"
+#include "tutorial/harness/stats.hpp"
 
 namespace tutorial {
 

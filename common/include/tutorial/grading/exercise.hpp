@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/errors.hpp"
-#include "tutorial/reference.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/harness/errors.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/verify.hpp"
 
 namespace tutorial {
 

@@ -10,10 +10,10 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "tutorial/errors.hpp"
-#include "tutorial/explain_report.hpp"
-#include "tutorial/options.hpp"
-#include "tutorial/report.hpp"
+#include "tutorial/explain/explain_report.hpp"
+#include "tutorial/harness/errors.hpp"
+#include "tutorial/harness/options.hpp"
+#include "tutorial/harness/report.hpp"
 
 namespace tutorial {
 

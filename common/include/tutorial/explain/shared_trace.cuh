@@ -23,9 +23,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "tutorial/bank_turns.hpp"
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
+#include "tutorial/explain/bank_turns.hpp"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace tutorial {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/errors.hpp"
+#include "tutorial/harness/errors.hpp"
 
 namespace tutorial {
 

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/device_facts.cuh"
-#include "tutorial/options.hpp"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
-#include "tutorial/report.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/device_facts.cuh"
+#include "tutorial/harness/options.hpp"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/report.hpp"
+#include "tutorial/harness/verify.hpp"
 
 namespace tutorial {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tutorial/host_threads.hpp"
+#include "tutorial/harness/host_threads.hpp"
 
 namespace tutorial {
 

@@ -27,8 +27,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/stats.hpp"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/stats.hpp"
 
 namespace tutorial {
 

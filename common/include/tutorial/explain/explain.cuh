@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_facts.cuh"
-#include "tutorial/explain_report.hpp"
-#include "tutorial/shared_trace.cuh"
+#include "tutorial/explain/explain_report.hpp"
+#include "tutorial/explain/shared_trace.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_facts.cuh"
 
 namespace tutorial {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <type_traits>
 
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_buffer.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 
 namespace tutorial {
 

@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "tutorial/block_reduce.cuh"
-#include "tutorial/explain.cuh"
-#include "tutorial/gpu_report.cuh"
+#include "tutorial/explain/explain.cuh"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/lessons/block_reduce.cuh"
 
 namespace tutorial {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/exercise.hpp"
+#include "tutorial/grading/exercise.hpp"
 
 namespace tutorial {
 

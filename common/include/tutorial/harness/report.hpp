@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/stats.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/harness/stats.hpp"
+#include "tutorial/harness/verify.hpp"
 
 // The build type CMake compiled this program with (common/CMakeLists.txt defines it).
 #ifndef TUTORIAL_BUILD_TYPE

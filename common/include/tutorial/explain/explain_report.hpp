@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "tutorial/bank_turns.hpp"
-#include "tutorial/report.hpp"
+#include "tutorial/explain/bank_turns.hpp"
+#include "tutorial/harness/report.hpp"
 
 namespace tutorial {
 

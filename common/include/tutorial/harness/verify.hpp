@@ -26,7 +26,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "tutorial/host_threads.hpp"
+#include "tutorial/harness/host_threads.hpp"
 
 namespace tutorial {
 

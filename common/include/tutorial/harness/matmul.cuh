@@ -15,17 +15,17 @@
 #include <utility>
 #include <vector>
 
-#include "tutorial/block_cycles.cuh"
-#include "tutorial/cublas_sgemm.cuh"
-#include "tutorial/device_buffer.cuh"
-#include "tutorial/errors.hpp"
-#include "tutorial/fp32_peak.cuh"
-#include "tutorial/gpu_report.cuh"
-#include "tutorial/measure.cuh"
-#include "tutorial/options.hpp"
-#include "tutorial/random.hpp"
-#include "tutorial/reference.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/errors.hpp"
+#include "tutorial/harness/fp32_peak.cuh"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/options.hpp"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/verify.hpp"
+#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace tutorial {
 

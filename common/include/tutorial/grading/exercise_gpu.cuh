@@ -22,13 +22,13 @@
 #include <thread>
 #include <vector>
 
-#include "tutorial/cuda_check.cuh"
-#include "tutorial/device_facts.cuh"
-#include "tutorial/errors.hpp"
-#include "tutorial/exercise.hpp"
-#include "tutorial/measure.cuh"
-#include "tutorial/stats.hpp"
-#include "tutorial/verify.hpp"
+#include "tutorial/grading/exercise.hpp"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_facts.cuh"
+#include "tutorial/harness/errors.hpp"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/stats.hpp"
+#include "tutorial/harness/verify.hpp"
 
 namespace tutorial {
 

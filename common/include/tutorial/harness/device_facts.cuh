@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tutorial/cuda_check.cuh"
+#include "tutorial/harness/cuda_check.cuh"
 
 namespace tutorial {
 
