@@ -33,27 +33,20 @@ import unicodedata
 import urllib.parse
 
 from measured_numbers import strip_markers
+from pages import with_code_flags
 
 SOURCE_EXTENSIONS = {".hpp", ".cuh", ".cu", ".cpp"}
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 # [text](target); the text may go on over a line break (not over a blank line).
 LINK = re.compile(r"(?<!!)\[((?:[^\[\]\n]|\n(?![ \t]*\n)|\[[^\[\]]*\])*)\]\(([^()\s]+)\)")
 
 
 def outside_code(lines):
-    """Yields (index, line) of the lines that are not inside a fenced code block."""
-    fence = None
-    for index, line in enumerate(lines):
-        match = FENCE.match(line)
-        if fence is None:
-            if match:
-                fence = match.group(1)
-            else:
-                yield index, line
-        elif match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence) \
-                and not line.strip()[len(match.group(1)):].strip():
-            fence = None
+    """Yields (index, line) of the lines that are not inside a fenced code block (fence lines
+    count as code: pages.with_code_flags, the rule every page tool shares)."""
+    for index, line, in_code in with_code_flags(lines):
+        if not in_code:
+            yield index, line
 
 
 def github_id(text):

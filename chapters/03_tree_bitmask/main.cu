@@ -14,18 +14,20 @@
 #include <string>
 #include <vector>
 
+#include "reduce_in_passes.cuh"
 #include "tutorial/explain/explain_block_sum.cuh"
 #include "tutorial/harness/chapter_main.hpp"
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
-#include "tutorial/lessons/block_reduce.cuh"
 #include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 
 using namespace tutorial;
+using chapter03::BlockSumKernel;
+using chapter03::ReduceInPasses;
 
 /// Threads per block, one element each. The trees below pair thread tid with tid + offset for
 /// offsets up to half the block, so the block must be a power of two.

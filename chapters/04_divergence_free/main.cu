@@ -11,7 +11,7 @@
  *      blocks do the tree;
  *   3. the last warp: the legacy volatile unrolling, made correct with __syncwarp();
  *   4. the last warp with __shfl_down_sync: registers instead of shared memory;
- *   5. every warp with __shfl_down_sync, one barrier per block (tutorial/lessons/block_reduce.cuh).
+ *   5. every warp with __shfl_down_sync, one barrier per block (block_reduce.cuh).
  * And why the legacy unrolling without __syncwarp() is wrong since Volta: the reasoning is on
  * the chapter page; the kernel runs only when asked for (TUTORIAL_UNSAFE_WARP_DEMO=1), since
  * a race detector rightly reports it.
@@ -23,18 +23,22 @@
 #include <string>
 #include <vector>
 
+#include "03_tree_bitmask/reduce_in_passes.cuh"
+#include "block_reduce.cuh"
 #include "tutorial/explain/explain_block_sum.cuh"
 #include "tutorial/harness/chapter_main.hpp"
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
-#include "tutorial/lessons/block_reduce.cuh"
 #include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 
 using namespace tutorial;
+using namespace chapter04;
+using chapter03::BlockSumKernel;
+using chapter03::ReduceInPasses;
 
 /// Threads per block. The trees halve the active threads each step, and the last-warp steps
 /// take over at 64 values, so the block is a power of two and at least two warps.

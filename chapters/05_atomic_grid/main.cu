@@ -20,18 +20,20 @@
 #include <string>
 #include <vector>
 
+#include "04_divergence_free/block_reduce.cuh"
+#include "sum_traits.cuh"
 #include "tutorial/harness/chapter_main.hpp"
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
-#include "tutorial/lessons/block_reduce.cuh"
-#include "tutorial/lessons/sum_traits.cuh"
 #include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 
 using namespace tutorial;
+using namespace chapter04;
+using namespace chapter05;
 
 /// Threads per block: whole warps, for block_reduce_sum().
 constexpr int kBlockThreads = 256;

@@ -10,15 +10,15 @@
 
 #include <cstdint>
 
+#include "04_divergence_free/block_reduce.cuh"
+#include "05_atomic_grid/sum_traits.cuh"
 #include "tutorial/harness/block_cycles.cuh"
-#include "tutorial/lessons/block_reduce.cuh"
-#include "tutorial/lessons/sum_traits.cuh"
 
 namespace chapter08 {
 
-using tutorial::atomic_add;
-using tutorial::SumOf;
-using tutorial::SumTraits;
+using chapter05::atomic_add;
+using chapter05::SumOf;
+using chapter05::SumTraits;
 
 /// Threads per block of the reductions: whole warps, for block_reduce_sum().
 constexpr int kReduceThreads = 256;
@@ -85,7 +85,7 @@ __device__ SumOf<T> thread_sum(const T* __restrict__ in, int64_t n) {
 template <Finish kFinish, typename T>
 __device__ void reduce_one_pass(const T* __restrict__ in, int64_t n, SumOf<T>* out,
                                 LastBlockState<SumOf<T>> state) {
-  const SumOf<T> block_sum = tutorial::block_reduce_sum<kReduceThreads>(thread_sum(in, n));
+  const SumOf<T> block_sum = chapter04::block_reduce_sum<kReduceThreads>(thread_sum(in, n));
   if constexpr (kFinish == Finish::kAtomic) {
     if (threadIdx.x == 0) atomic_add(out, block_sum);
   } else {
@@ -103,7 +103,7 @@ __device__ void reduce_one_pass(const T* __restrict__ in, int64_t n, SumOf<T>* o
       for (unsigned int b = threadIdx.x; b < gridDim.x; b += kReduceThreads) {
         total += state.partials[b];
       }
-      total = tutorial::block_reduce_sum<kReduceThreads>(total);
+      total = chapter04::block_reduce_sum<kReduceThreads>(total);
       if (threadIdx.x == 0) *out = total;
     }
   }

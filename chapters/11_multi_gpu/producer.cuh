@@ -9,8 +9,8 @@
 
 #include <cstdint>
 
+#include "04_divergence_free/block_reduce.cuh"
 #include "all_reduce.cuh"
-#include "tutorial/lessons/block_reduce.cuh"
 
 namespace chapter11 {
 
@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(kCopyThreads)
     if (check && out[i] != sum[i] + gpus * previous) ++mine;
     in[i] = source[i] + call;
   }
-  mine = tutorial::block_reduce_sum<kCopyThreads>(mine);
+  mine = chapter04::block_reduce_sum<kCopyThreads>(mine);
   if (threadIdx.x == 0 && mine > 0) atomicAdd(wrong, mine);
 }
 //! [producer]

@@ -2,10 +2,10 @@
 // as fast as CUB (see README.md).
 #include <cuda_runtime.h>
 
+#include "04_divergence_free/block_reduce.cuh"
 #include "exercise.cuh"
 #include "tutorial/grading/exercise.hpp"
 #include "tutorial/harness/cuda_check.cuh"
-#include "tutorial/lessons/block_reduce.cuh"
 
 namespace exercise08 {
 
@@ -20,7 +20,7 @@ __global__ void block_sums(const float* in, int64_t n, float* partials) {
        i += int64_t{gridDim.x} * kThreads) {
     sum += in[i];
   }
-  sum = tutorial::block_reduce_sum<kThreads>(sum);
+  sum = chapter04::block_reduce_sum<kThreads>(sum);
   if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
@@ -29,7 +29,7 @@ __global__ void block_sums(const float* in, int64_t n, float* partials) {
 __global__ void sum_partials(const float* partials, int count, float* sum) {
   float mine = 0.0f;
   for (int b = threadIdx.x; b < count; b += kThreads) mine += partials[b];
-  mine = tutorial::block_reduce_sum<kThreads>(mine);
+  mine = chapter04::block_reduce_sum<kThreads>(mine);
   if (threadIdx.x == 0) *sum = mine;
 }
 

@@ -6,9 +6,9 @@
 #include <cuda_runtime.h>
 #include <cuda/atomic>
 
+#include "04_divergence_free/block_reduce.cuh"
 #include "exercise.cuh"
 #include "tutorial/harness/cuda_check.cuh"
-#include "tutorial/lessons/block_reduce.cuh"
 
 namespace exercise08 {
 
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(kThreads)
   for (int64_t c = blockIdx.x; c < chunks; c += gridDim.x) {
     const int64_t end = (c + 1) * chunk < n ? (c + 1) * chunk : n;
     const float chunk_sum =
-        tutorial::block_reduce_sum<kThreads>(thread_chunk_sum(in, c * chunk, end));
+        chapter04::block_reduce_sum<kThreads>(thread_chunk_sum(in, c * chunk, end));
     if (threadIdx.x == 0) partials[c] = chunk_sum;
     __syncthreads();  // the next block_reduce_sum reuses the shared memory warp 0 reads now
   }
@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(kThreads)
   if (!last) return;
   float total = 0.0f;
   for (int64_t c = threadIdx.x; c < chunks; c += kThreads) total += partials[c];
-  total = tutorial::block_reduce_sum<kThreads>(total);
+  total = chapter04::block_reduce_sum<kThreads>(total);
   if (threadIdx.x == 0) *sum_out = total;
 }
 

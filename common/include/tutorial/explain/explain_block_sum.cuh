@@ -10,19 +10,23 @@
 #include <string>
 
 #include "tutorial/explain/explain.cuh"
+#include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/gpu_report.cuh"
-#include "tutorial/lessons/block_reduce.cuh"
 
 namespace tutorial {
+
+/// A block-sum kernel as chapters 03 and 04 launch it (clocked_kernel<body>): block b writes
+/// the sum of its elements of the input to out[b].
+using BlockSumOfInts = void (*)(BlockCycleSlots, const int32_t*, int64_t, long long*);
 
 /**
  * @brief A block-sum kernel for --explain: one block of @p threads threads on @p elements
  *        random ints (seed @p seed), shared array "partial".
  * @param plain the kernel as timed; @p recorded the same kernel with kRecord = true.
  */
-inline ExplainedKernel explain_block_sum(const std::string& kernel, BlockSumKernel<int32_t> plain,
-                                         BlockSumKernel<int32_t> recorded, int threads,
-                                         int64_t elements, uint64_t seed) {
+inline ExplainedKernel explain_block_sum(const std::string& kernel, BlockSumOfInts plain,
+                                         BlockSumOfInts recorded, int threads, int64_t elements,
+                                         uint64_t seed) {
   // Shared by the copies of the returned function, which may outlive this call.
   const auto input = std::make_shared<DeviceReductionInput>(upload_reduction_input(elements, seed));
   const auto out = std::make_shared<DeviceBuffer<long long>>(1);

@@ -15,6 +15,9 @@
 
 namespace tutorial {
 
+/// Threads of a warp: a warp shuffle exchanges registers among exactly this many lanes.
+constexpr int kWarpThreads = 32;
+
 /// The device's facts, as attributes report them.
 struct DeviceFacts {
   int id = 0;

@@ -1,5 +1,5 @@
 /**
- * @file sum_traits.cuh
+ * @file chapters/05_atomic_grid/sum_traits.cuh
  * @brief What the grid-wide sums of chapters 05 and 08 add in, the 16-byte vector they load,
  *        and the atomicAdd they finish with.
  */
@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace tutorial {
+namespace chapter05 {
 
 /// What a sum of T is accumulated in: 64 bits for ints, so that 2^31 values of magnitude 2^31
 /// cannot overflow; float for floats, as CUB does for a float output. And the 16-byte vector
@@ -36,4 +36,4 @@ __device__ inline void atomic_add(float* out, float value) {
   atomicAdd(out, value);
 }
 
-}  // namespace tutorial
+}  // namespace chapter05

@@ -1,11 +1,8 @@
 /**
- * @file block_reduce.cuh
- * @brief Sums in layers, as CUB builds them: a warp sums with register shuffles, a block sums
- *        with one shuffle round per warp and one barrier, and reduce_in_passes() turns the
- *        per-block sums of a grid into one value by relaunching a kernel on them.
- *
- * Chapter 04 derives warp_reduce_sum() and block_reduce_sum(); chapter 05 builds its grid-wide
- * sum on them. Chapters 03 and 04 combine their block sums with reduce_in_passes().
+ * @file chapters/03_tree_bitmask/reduce_in_passes.cuh
+ * @brief reduce_in_passes: the per-block sums of a grid become one value by launching a kernel
+ *        on them again, until one block is left. Chapters 03 and 04 combine their block sums
+ *        this way; chapter 05 replaces it with atomics.
  */
 #pragma once
 
@@ -19,68 +16,11 @@
 #include "tutorial/harness/cuda_check.cuh"
 #include "tutorial/harness/device_buffer.cuh"
 
-namespace tutorial {
+namespace chapter03 {
 
-/// Threads of a warp: the shuffles below exchange registers among exactly this many lanes.
-constexpr int kWarpThreads = 32;
-
-//! [warp_reduce_sum]
-/**
- * @brief The sum of @p value over the 32 lanes of the calling warp, in registers.
- *
- * Five shuffle-down steps: lane i adds the value of lane i + 16, then i + 8, ..., i + 1. Each
- * __shfl_down_sync is one instruction that reads another lane's register; the mask 0xffffffff
- * says all 32 lanes take part, and the instruction itself makes them meet, so no shared memory
- * and no barrier are needed.
- *
- * - @pre all 32 lanes of the warp call it together (with converged control flow).
- * - The return value is the full sum only in lane 0; other lanes hold partial sums.
- *
- * Example: lanes holding 0, 1, ..., 31 -> lane 0 returns 496.
- */
-template <typename T>
-__device__ T warp_reduce_sum(T value) {
-  for (int offset = kWarpThreads / 2; offset > 0; offset /= 2) {
-    value += __shfl_down_sync(0xffffffffu, value, offset);
-  }
-  return value;
-}
-//! [warp_reduce_sum]
-
-//! [block_reduce_sum]
-/**
- * @brief The sum of @p value over all kBlockThreads threads of the block.
- *
- * Every warp sums its 32 values with warp_reduce_sum(); lane 0 of each warp stores its warp's
- * sum in shared memory; after one barrier the first warp sums those (at most 32) values the
- * same way. One barrier in all, against log2(kBlockThreads) for a tree in shared memory.
- *
- * - @pre every thread of the block calls it, and blockDim.x == kBlockThreads.
- * - The return value is the block's sum only in thread 0; it is undefined in other threads.
- * - A second call in the same kernel reuses the same shared memory: put a __syncthreads()
- *   between the two calls.
- *
- * Example: 256 threads holding 1, 2, ..., 256 -> thread 0 returns 32896.
- */
-template <int kBlockThreads, typename T>
-__device__ T block_reduce_sum(T value) {
-  static_assert(kBlockThreads % kWarpThreads == 0 && kBlockThreads <= 1024,
-                "block_reduce_sum needs whole warps and at most 1024 threads");
-  constexpr int kWarps = kBlockThreads / kWarpThreads;
-  __shared__ T warp_sums[kWarps];
-  const int lane = threadIdx.x % kWarpThreads;
-  const int warp = threadIdx.x / kWarpThreads;
-
-  value = warp_reduce_sum(value);
-  if (lane == 0) warp_sums[warp] = value;
-  __syncthreads();  // the first warp reads every warp's sum next
-  if (warp == 0) {
-    value = lane < kWarps ? warp_sums[lane] : T{};  // T{} = 0, the identity of +
-    value = warp_reduce_sum(value);
-  }
-  return value;
-}
-//! [block_reduce_sum]
+using tutorial::BlockCycleSlots;
+using tutorial::CudaError;
+using tutorial::DeviceBuffer;
 
 /// A kernel that sums each group of consecutive elements of its input into one 64-bit value
 /// per block: block b writes the sum of its group to out[b]. It is a lesson's block body as
@@ -153,4 +93,4 @@ class ReduceInPasses {
 };
 //! [reduce_in_passes]
 
-}  // namespace tutorial
+}  // namespace chapter03
