@@ -34,7 +34,8 @@ SOURCE_FACTS = {
     "box row": ("tensor_map.cuh", "const cuuint32_t box[2] = {kTmaBoxDepth, box_rows};"),
     "the rule": ("tensor_map.cuh", "row r stores its 16-byte piece p at piece p ^ (r % 8)"),
     "wgmma's swizzle mode": ("hopper_ptx.cuh", "uint64_t(1) << 62;"),
-    "steps use the maps": ("wgmma_kernel.cuh", "constexpr int kWgDepth = kTmaBoxDepth;"),
+    "steps use the maps": ("wgmma_kernel.cuh", "constexpr int kWgBlockM = 128, kWgBlockN = 256, "
+                                               "kWgDepth = kTmaBoxDepth"),
 }
 
 
