@@ -10,18 +10,15 @@
  * alone (Blackwell multiplies with tcgen05 instead). Every step here needs wgmma, so all of it
  * is compiled only where __CUDA_ARCH_FEAT_SM90_ALL (sm_90a code) is defined.
  *
- * The TMA copy calls the toolkit's cuda::ptx::cp_async_bulk_tensor (<cuda/ptx>). The rest is
- * written in PTX because cuda::ptx does not wrap it: it has no wgmma (neither the product nor
- * its fence, commit and wait) and no setmaxnreg. The mbarrier wrappers are in mbarrier.cuh
- * (plain sm_90, which exercise 10.4 uses too). wgmma takes its tiles as 32-bit shared-window
- * addresses (shared_address()) inside its descriptors.
+ * The mbarrier wrappers are in mbarrier.cuh (plain sm_90, which exercise 10.4 uses too).
+ * Shared-memory operands are given as 32-bit shared-window addresses (shared_address()), the
+ * form these instructions take.
  */
 #pragma once
 
 #include <cuda.h>
 
 #include <cstdint>
-#include <cuda/ptx>
 
 #include "mbarrier.cuh"
 
@@ -39,11 +36,13 @@ namespace chapter10 {
  * One thread issues it; the copy engine does the rest. @p map must be a __grid_constant__
  * kernel parameter (or in global or constant memory).
  */
-__device__ inline void tma_load_2d(void* destination, const CUtensorMap* map, int32_t inner,
-                                   int32_t outer, uint64_t* bar) {
-  const int32_t box_start[2] = {inner, outer};
-  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, destination,
-                                  map, box_start, bar);
+__device__ inline void tma_load_2d(uint32_t destination, const CUtensorMap* map, int32_t inner,
+                                   int32_t outer, uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(destination),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(inner), "r"(outer), "r"(bar)
+      : "memory");
 }
 //! [tma_load]
 

@@ -33,8 +33,8 @@ inline int64_t persistent_blocks(int64_t m, int64_t n, int sm_count) {
  *        grouped order), one after the other.
  *
  * What changed from wgmma_warp_specialized: a block no longer ends with its tile. Its stage
- * ring runs on from one tile to the next (each side's StageRing is carried over, never
- * reset), and the consumers release every stage they use,
+ * ring runs on from one tile to the next (the use count, and so each stage's round and
+ * parity, is carried over, never reset), and the consumers release every stage they use,
  * the last one of a tile included. So the producer, which waits only for empty stages, starts
  * copying the next tile's first steps while the consumers still multiply the last steps of
  * this one and store its accumulators to C. One tile's epilogue and the next one's pipeline
@@ -45,34 +45,37 @@ __device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensor
                                         float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char dynamic_shared[];
-  __shared__ StageBarriers barriers;
-  WgmmaSharedStorage& storage = wgmma_storage(dynamic_shared);
+  __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
+  __shared__ uint64_t empty[kWgStages];  // every consumer warp is done with the stage
+  const WgmmaStages stages = wgmma_stages(dynamic_shared);
   const int64_t tile_rows = m / kWgBlockM, tile_cols = tutorial::ceil_div(n, kWgBlockN);
   const int64_t tiles = tile_rows * tile_cols, steps = k / kWgDepth;
 
-  if (threadIdx.x == 0) init_stage_barriers(barriers);
+  if (threadIdx.x == 0) init_stage_barriers(full, empty);
   __syncthreads();
 
-  // Both sides walk the same tiles with the same steps, so their rings agree on every use
-  // without telling each other. Each ring runs on from one tile to the next, never reset.
+  // Both sides walk the same tiles with the same steps, so they agree on first_use, the
+  // ring's uses by the block's earlier tiles, without telling each other.
   const int warpgroup = threadIdx.x / kWarpgroupThreads;
-  StageRing ring;
   if (warpgroup == 0) {
     release_registers<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+      int64_t first_use = 0;
+      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x, first_use += steps) {
         const tutorial::TilePosition tile = tutorial::tile_of_block(t, tile_rows, tile_cols);
-        produce_tile(storage, barriers, &a_map, &b_map, steps, tile.row * kWgBlockM,
-                     tile.col * kWgBlockN, ring);
+        produce_tile(stages, full, empty, &a_map, &b_map, steps, tile.row * kWgBlockM,
+                     tile.col * kWgBlockN, first_use);
       }
     }
   } else {
     claim_registers<kConsumerRegisters>();
     const int consumer = warpgroup - 1;
-    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint32_t a_rows = consumer * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
+    int64_t first_use = 0;
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x, first_use += steps) {
       const tutorial::TilePosition tile = tutorial::tile_of_block(t, tile_rows, tile_cols);
       float d[kWgAccumulators] = {};  // every tile starts from zero
-      consume_tile(d, storage, barriers, 64 * consumer, steps, ring);
+      consume_tile(d, stages, full, empty, a_rows, steps, first_use);
       store_warpgroup_tile(d, c, n, tile.row * kWgBlockM + 64 * consumer, tile.col * kWgBlockN);
     }
   }

@@ -22,27 +22,22 @@ namespace chapter10 {
 
 /// A producer warpgroup, then the consumer warpgroups.
 constexpr int kSpecializedThreads = (1 + kConsumerWarpgroups) * kWarpgroupThreads;
-/// The block starts with 65536 / 384 = 168 registers a thread (rounded down to a multiple of 8);
-/// setmaxnreg takes 128 from each producer thread and gives each consumer thread 64 more.
+/// Registers per thread after setmaxnreg: the block starts with 65536 / 384 = 168 (rounded
+/// down to a multiple of 8) each; the producer gives 128 back, each consumer takes 64 more.
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 static_assert(kWarpgroupThreads * (kProducerRegisters + kConsumerWarpgroups * kConsumerRegisters) <=
                   65536,
               "the register file holds 64 K registers");
 
-/// Each stage's two barriers: "full" (its copies have landed) and "empty" (every consumer warp
-/// is done with it). Static shared memory, beside the dynamic WgmmaSharedStorage.
-struct StageBarriers {
-  uint64_t full[kWgStages];
-  uint64_t empty[kWgStages];
-};
-
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /// Thread 0: makes each stage's "full" barrier wait for the producer's one arrival (and its
 /// bytes), and each "empty" barrier for one arrival per consumer warp.
-__device__ inline void init_stage_barriers(StageBarriers& barriers) {
+__device__ inline void init_stage_barriers(uint64_t (&full)[kWgStages],
+                                           uint64_t (&empty)[kWgStages]) {
   constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;
   for (int s = 0; s < kWgStages; ++s) {
-    mbarrier_init(&barriers.full[s], 1);  // the producer's arrive_expect_bytes
-    mbarrier_init(&barriers.empty[s], kConsumerWarps);
+    mbarrier_init(shared_address(&full[s]), 1);  // the producer's arrive_expect_bytes
+    mbarrier_init(shared_address(&empty[s]), kConsumerWarps);
   }
   mbarrier_init_fence();
 }
@@ -50,52 +45,54 @@ __device__ inline void init_stage_barriers(StageBarriers& barriers) {
 //! [produce_tile]
 /**
  * @brief The producer thread: copies the @p steps steps of the tile at (@p row0, @p col0) into
- *        the stages, each as soon as its stage is empty, from the place in the ring @p ring
- *        stands on (moved on past this tile's uses).
+ *        the stages, each as soon as its stage is empty.
  *
- * Round r of a stage needs round r - 1's data released: phase r - 1 of the empty barrier, the
- * parity other than the round's, which on round 0 is the phase "before" a new barrier's first
- * and does not wait.
+ * The stages are a ring: the block's use number u (counted from @p first_use, the uses by its
+ * earlier tiles) goes to stage u % kWgStages, on that stage's round u / kWgStages. Round r
+ * needs round r - 1's data released: phase r - 1 of the empty barrier, parity (r + 1) % 2,
+ * which on round 0 is the phase "before" a new barrier's first and does not wait.
  */
-__device__ inline void produce_tile(WgmmaSharedStorage& storage, StageBarriers& barriers,
-                                    const CUtensorMap* a_map, const CUtensorMap* b_map,
-                                    int64_t steps, int64_t row0, int64_t col0, StageRing& ring) {
+__device__ inline void produce_tile(const WgmmaStages& stages, uint64_t (&full)[kWgStages],
+                                    uint64_t (&empty)[kWgStages], const CUtensorMap* a_map,
+                                    const CUtensorMap* b_map, int64_t steps, int64_t row0,
+                                    int64_t col0, int64_t first_use) {
   for (int64_t s = 0; s < steps; ++s) {
-    mbarrier_wait(&barriers.empty[ring.stage], ring.phase ^ 1u);
-    load_stage(storage.stage[ring.stage], barriers.full[ring.stage], a_map, b_map, s, row0, col0);
-    ring.advance();
+    const int64_t use = first_use + s;
+    const int stage = int(use % kWgStages);
+    const auto round = uint32_t(use / kWgStages);
+    mbarrier_wait(shared_address(&empty[stage]), (round + 1) % 2);
+    load_stage(stages, stage, shared_address(&full[stage]), a_map, b_map, s, row0, col0);
   }
 }
 //! [produce_tile]
 
 //! [consume_tile]
 /**
- * @brief A consumer warpgroup: d += its 64 rows of the tile's A (from row @p a_row of each A
- *        tile) x B, over @p steps steps from the place in the ring @p ring stands on (moved on
- *        past this tile's uses), releasing every stage it used exactly once.
+ * @brief A consumer warpgroup: d += its 64 rows of the tile's A (@p a_rows bytes into each A
+ *        stage) x B, over @p steps steps from the ring's use @p first_use, releasing every
+ *        stage it used exactly once.
  *
- * Round r of a stage waits for phase r of its full barrier (parity ring.phase). Once
+ * Use u waits for phase u / kWgStages of its stage's full barrier (parity round % 2). Once
  * wgmma_wait<1>() says the previous step's group is done, that step's stage goes back (one
  * arrival per warp on its empty barrier); after the last step, wgmma_wait<0>() and the last
  * stage goes back too, so that a persistent block's producer can fill it with the next tile
  * while C is stored (with one tile per block, nobody waits for that last release).
  */
-__device__ inline void consume_tile(float (&d)[kWgAccumulators], WgmmaSharedStorage& storage,
-                                    StageBarriers& barriers, int a_row, int64_t steps,
-                                    StageRing& ring) {
-  int used = ring.stage;  // the stage of the previous step
+__device__ inline void consume_tile(float (&d)[kWgAccumulators], const WgmmaStages& stages,
+                                    uint64_t (&full)[kWgStages], uint64_t (&empty)[kWgStages],
+                                    uint32_t a_rows, int64_t steps, int64_t first_use) {
   for (int64_t s = 0; s < steps; ++s) {
-    mbarrier_wait(&barriers.full[ring.stage], ring.phase);
-    multiply_stage(d, storage.stage[ring.stage], a_row);
+    const int64_t use = first_use + s;
+    const int stage = int(use % kWgStages);
+    mbarrier_wait(shared_address(&full[stage]), uint32_t(use / kWgStages) % 2);
+    multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
     wgmma_wait<1>();  // this warp's wgmma of the previous step are done: hand its stage back
     keep_accumulators(d);
-    if (s >= 1) mbarrier_arrive_per_warp(&barriers.empty[used]);
-    used = ring.stage;
-    ring.advance();
+    if (s >= 1) mbarrier_arrive_per_warp(shared_address(&empty[(use - 1) % kWgStages]));
   }
   wgmma_wait<0>();
   keep_accumulators(d);
-  mbarrier_arrive_per_warp(&barriers.empty[used]);
+  mbarrier_arrive_per_warp(shared_address(&empty[(first_use + steps - 1) % kWgStages]));
 }
 //! [consume_tile]
 #endif
@@ -122,26 +119,27 @@ __device__ void matmul_wgmma_warp_specialized(const CUtensorMap& a_map, const CU
                                               int64_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char dynamic_shared[];
-  __shared__ StageBarriers barriers;
-  WgmmaSharedStorage& storage = wgmma_storage(dynamic_shared);
+  __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
+  __shared__ uint64_t empty[kWgStages];  // every consumer warp is done with the stage
+  const WgmmaStages stages = wgmma_stages(dynamic_shared);
   const tutorial::TilePosition tile =
       tutorial::tile_of_block(blockIdx.x, m / kWgBlockM, tutorial::ceil_div(n, kWgBlockN));
   const int64_t row0 = tile.row * kWgBlockM, col0 = tile.col * kWgBlockN;
   const int64_t steps = k / kWgDepth;
 
-  if (threadIdx.x == 0) init_stage_barriers(barriers);
+  if (threadIdx.x == 0) init_stage_barriers(full, empty);
   __syncthreads();
 
   const int warpgroup = threadIdx.x / kWarpgroupThreads;
-  StageRing ring;  // this side's place in the ring
   if (warpgroup == 0) {
     release_registers<kProducerRegisters>();
-    if (threadIdx.x == 0) produce_tile(storage, barriers, &a_map, &b_map, steps, row0, col0, ring);
+    if (threadIdx.x == 0) produce_tile(stages, full, empty, &a_map, &b_map, steps, row0, col0, 0);
   } else {
     claim_registers<kConsumerRegisters>();
     const int consumer = warpgroup - 1;
+    const uint32_t a_rows = consumer * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
     float d[kWgAccumulators] = {};
-    consume_tile(d, storage, barriers, 64 * consumer, steps, ring);
+    consume_tile(d, stages, full, empty, a_rows, steps, 0);
     store_warpgroup_tile(d, c, n, row0 + 64 * consumer, col0);
   }
 #endif

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cuda.h>
-#include <cuda_bf16.h>
 
 #include <cstdint>
 
@@ -19,18 +18,11 @@
 
 namespace chapter10 {
 
-//! [wgmma_config]
-// Steps 3-5's decisions, one a line; everything else in their kernels follows from these.
-constexpr int kWgBlockM = 128;          // rows of C a block computes: one 64-row wgmma per consumer
-constexpr int kWgBlockN = 256;          // columns of C a block computes: wgmma's widest N
-constexpr int kWgDepth = kTmaBoxDepth;  // K per stage: 64 BF16 = one 128-byte swizzled row a tile
-constexpr int kWgStages = 4;            // stages in shared memory at once: 4 x 48 KiB
-constexpr int kWarpgroupThreads = 128;  // threads of a warpgroup, the unit wgmma runs on
-constexpr int kProducerRegisters = 40;  // per producer thread after setmaxnreg.dec (steps 4-5)
-constexpr int kConsumerRegisters = 232;  // per consumer thread after setmaxnreg.inc (steps 4-5)
-constexpr int kSwizzleAtomBytes = 1024;  // 128-byte swizzle: repeats every 8 rows of 128 bytes
-//! [wgmma_config]
-
+/// A block computes 128 x 256 of C; a step along K takes 64 values (one 128-byte swizzled row
+/// of each tile); kWgStages steps are in shared memory at once.
+constexpr int kWgBlockM = 128, kWgBlockN = 256, kWgDepth = kTmaBoxDepth, kWgStages = 4;
+/// Threads of a warpgroup, the unit wgmma runs on.
+constexpr int kWarpgroupThreads = 128;
 /// Warpgroups that multiply: each takes 64 rows of the tile (one m64n256 wgmma per 16 of K).
 constexpr int kConsumerWarpgroups = kWgBlockM / 64;
 /// Threads of step 3's block: the consumer warpgroups alone.
@@ -38,29 +30,18 @@ constexpr int kWgmmaTmaThreads = kConsumerWarpgroups * kWarpgroupThreads;
 /// The accumulators of a thread: 64 x 256 floats over 128 threads.
 constexpr int kWgAccumulators = 64 * kWgBlockN / kWarpgroupThreads;
 
+/// Bytes of a stage: A's 128 x 64 tile, then B's 256 x 64 (rows of b_cols), both BF16.
+constexpr uint32_t kWgATileBytes = kWgBlockM * kWgDepth * 2;
+constexpr uint32_t kWgBTileBytes = kWgBlockN * kWgDepth * 2;
+constexpr uint32_t kWgStageBytes = kWgATileBytes + kWgBTileBytes;
+/// The 128-byte swizzle repeats every 8 rows of 128 bytes: tiles start at multiples of this.
+constexpr uint32_t kSwizzleAtomBytes = 1024;
+/// Dynamic shared memory of steps 3-5: the stages, and room to align them to 1024 bytes.
+constexpr int kWgSharedBytes = int(kWgStages * kWgStageBytes + kSwizzleAtomBytes);
+
 static_assert(kWgBlockM % 64 == 0 && kWgBlockN <= 256, "m64 wgmma per warpgroup, boxes <= 256");
-static_assert(kWgDepth * 2 == 128, "a tile's row is the 128-byte swizzle's row");
-
-//! [shared_storage]
-/// A stage: A's 128 x 64 tile, then B's 256 x 64 (rows of b_cols), both BF16, as TMA writes
-/// them (128-byte swizzled). Each tile starts where the swizzle pattern starts.
-struct alignas(kSwizzleAtomBytes) WgmmaStage {
-  __nv_bfloat16 a[kWgBlockM][kWgDepth];
-  __nv_bfloat16 b[kWgBlockN][kWgDepth];
-};
-static_assert(sizeof(WgmmaStage::a) % kSwizzleAtomBytes == 0 &&
-                  sizeof(WgmmaStage) % kSwizzleAtomBytes == 0,
+static_assert(kWgATileBytes % kSwizzleAtomBytes == 0 && kWgBTileBytes % kSwizzleAtomBytes == 0,
               "every tile must start where the swizzle pattern starts");
-
-/// Steps 3-5's dynamic shared memory: the ring of stages.
-struct WgmmaSharedStorage {
-  WgmmaStage stage[kWgStages];
-};
-
-/// The dynamic shared memory a block of steps 3-5 asks for: the storage, and room to align it
-/// to 1024 bytes (CUDA promises the dynamic part only 16-byte alignment).
-constexpr int kWgSharedBytes = int(sizeof(WgmmaSharedStorage)) + kSwizzleAtomBytes;
-//! [shared_storage]
 
 /// The grid of steps 3 and 4, and the tiles of step 5: one block per 128 x 256 tile of C (n may end
 /// half-way through).
@@ -69,56 +50,38 @@ inline int64_t wgmma_blocks(int64_t m, int64_t n) {
 }
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-/// The storage in the kernel's dynamic shared memory @p dynamic_shared, moved up to the next
-/// multiple of 1024 bytes.
-__device__ inline WgmmaSharedStorage& wgmma_storage(unsigned char* dynamic_shared) {
-  const uint32_t start = shared_address(dynamic_shared);
-  const uint32_t skip = (kSwizzleAtomBytes - start % kSwizzleAtomBytes) % kSwizzleAtomBytes;
-  return *reinterpret_cast<WgmmaSharedStorage*>(dynamic_shared + skip);
-}
-
-//! [stage_ring]
-/**
- * @brief Where one side of the pipeline is in the ring of kWgStages stages (CuTe's
- *        PipelineState): its uses go to stages 0, 1, 2, 3, 0, 1, ...; one pass over the
- *        stages is a round, and phase is the round's parity, 0 on rounds 0, 2, 4, ...
- *
- * Round r of a stage waits for phase r of its full barrier (parity phase) and, before it
- * refills the stage, for phase r - 1 of its empty barrier (parity phase ^ 1: on round 0 the
- * phase "before" a new barrier's first, which does not wait).
- */
-struct StageRing {
-  int stage = 0;
-  uint32_t phase = 0;
-  /// Moves to the next use: the next stage, and after the last one the first, a round on.
-  __device__ void advance() {
-    if (++stage == kWgStages) {
-      stage = 0;
-      phase ^= 1u;
-    }
-  }
+/// Where the stages live: a(stage) and b(stage), shared addresses aligned to 1024 bytes.
+struct WgmmaStages {
+  uint32_t base;
+  __device__ uint32_t a(int stage) const { return base + uint32_t(stage) * kWgStageBytes; }
+  __device__ uint32_t b(int stage) const { return a(stage) + kWgATileBytes; }
 };
-//! [stage_ring]
+
+/// The stages in the kernel's dynamic shared memory @p dynamic_shared, rounded up to 1024
+/// bytes (CUDA promises the dynamic part only 16-byte alignment).
+__device__ inline WgmmaStages wgmma_stages(unsigned char* dynamic_shared) {
+  const uint32_t start = shared_address(dynamic_shared);
+  return {(start + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes * kSwizzleAtomBytes};
+}
 
 //! [load_stage]
 /// One thread: starts the TMA copies of step @p step (A's rows from @p row0, B's from @p col0,
 /// K from step * kWgDepth) into @p stage, and tells @p full how many bytes to wait for.
-__device__ inline void load_stage(WgmmaStage& stage, uint64_t& full, const CUtensorMap* a_map,
-                                  const CUtensorMap* b_map, int64_t step, int64_t row0,
-                                  int64_t col0) {
-  mbarrier_arrive_expect_bytes(&full, sizeof(WgmmaStage));
+__device__ inline void load_stage(const WgmmaStages& stages, int stage, uint32_t full,
+                                  const CUtensorMap* a_map, const CUtensorMap* b_map, int64_t step,
+                                  int64_t row0, int64_t col0) {
+  mbarrier_arrive_expect_bytes(full, kWgStageBytes);
   const auto k0 = int32_t(step * kWgDepth);
-  tma_load_2d(stage.a, a_map, k0, int32_t(row0), &full);
-  tma_load_2d(stage.b, b_map, k0, int32_t(col0), &full);
+  tma_load_2d(stages.a(stage), a_map, k0, int32_t(row0), full);
+  tma_load_2d(stages.b(stage), b_map, k0, int32_t(col0), full);
 }
 //! [load_stage]
 
 //! [multiply_stage]
-/// The warpgroup: d += (its 64 rows, from row @p a_row, of A's tile in @p stage) x (B's tile),
-/// four wgmma of 16 along K, committed as one group. Returns before they finish.
-__device__ inline void multiply_stage(float (&d)[kWgAccumulators], const WgmmaStage& stage,
-                                      int a_row) {
-  const uint32_t a_tile = shared_address(stage.a[a_row]), b_tile = shared_address(stage.b);
+/// The warpgroup: d += (its 64 rows of A's tile at @p a_tile) x (B's tile at @p b_tile), four
+/// wgmma of 16 along K, committed as one group. Returns before they finish.
+__device__ inline void multiply_stage(float (&d)[kWgAccumulators], uint32_t a_tile,
+                                      uint32_t b_tile) {
   keep_accumulators(d);
   wgmma_fence();
 #pragma unroll
@@ -175,40 +138,40 @@ __device__ void matmul_wgmma_tma(const CUtensorMap& a_map, const CUtensorMap& b_
                                  float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char dynamic_shared[];
-  __shared__ uint64_t full[kWgStages];  // phase r of full[s]: round r of stage s has landed
-  WgmmaSharedStorage& storage = wgmma_storage(dynamic_shared);
+  __shared__ uint64_t full[kWgStages];  // phase u of full[s]: step s + u kWgStages has landed
+  const WgmmaStages stages = wgmma_stages(dynamic_shared);
   const tutorial::TilePosition tile =
       tutorial::tile_of_block(blockIdx.x, m / kWgBlockM, tutorial::ceil_div(n, kWgBlockN));
   const int64_t row0 = tile.row * kWgBlockM, col0 = tile.col * kWgBlockN;
   const int64_t steps = k / kWgDepth;
 
   if (threadIdx.x == 0) {
-    for (int s = 0; s < kWgStages; ++s) mbarrier_init(&full[s], 1);
+    for (int s = 0; s < kWgStages; ++s) mbarrier_init(shared_address(&full[s]), 1);
     mbarrier_init_fence();
   }
   __syncthreads();
-  if (threadIdx.x == 0) {  // round 0: step s into stage s
+  if (threadIdx.x == 0) {
     for (int s = 0; s < kWgStages && s < steps; ++s) {
-      load_stage(storage.stage[s], full[s], &a_map, &b_map, s, row0, col0);
+      load_stage(stages, s, shared_address(&full[s]), &a_map, &b_map, s, row0, col0);
     }
   }
 
   const int warpgroup = threadIdx.x / kWarpgroupThreads;
+  const uint32_t a_rows = warpgroup * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
   float d[kWgAccumulators] = {};
-  StageRing ring;  // step s's stage and its round's parity
-  int used = 0;    // the stage of step s - 1
   for (int64_t s = 0; s < steps; ++s) {
-    mbarrier_wait(&full[ring.stage], ring.phase);
-    multiply_stage(d, storage.stage[ring.stage], 64 * warpgroup);
+    const int stage = int(s % kWgStages);
+    mbarrier_wait(shared_address(&full[stage]), uint32_t(s / kWgStages) % 2);
+    multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
     wgmma_wait<1>();  // this warpgroup's wgmma of step s - 1 are done...
     keep_accumulators(d);
     __syncthreads();  // ... and the other's: step s - 1's stage is free
     const int64_t refill = s - 1 + kWgStages;
     if (threadIdx.x == 0 && s >= 1 && refill < steps) {
-      load_stage(storage.stage[used], full[used], &a_map, &b_map, refill, row0, col0);
+      const int free_stage = int((s - 1) % kWgStages);
+      load_stage(stages, free_stage, shared_address(&full[free_stage]), &a_map, &b_map, refill,
+                 row0, col0);
     }
-    used = ring.stage;
-    ring.advance();
   }
   wgmma_wait<0>();
   keep_accumulators(d);

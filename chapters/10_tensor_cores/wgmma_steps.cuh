@@ -64,8 +64,7 @@ inline void time_wgmma_steps(Bf16MatmulRun& run, tutorial::Report& report, tutor
   const CUtensorMap b_map = k_major_tensor_map("B", run.b_cols(), n, k, kWgBlockN);
   const int64_t blocks = wgmma_blocks(m, n);
   float* d_c = run.c();
-  // Past 48 KiB of dynamic shared memory, a kernel must ask for it: the stages'
-  // WgmmaSharedStorage and room to align it (kWgSharedBytes).
+  // Past 48 KiB of dynamic shared memory, a kernel must ask for it.
   for (const auto kernel : {wgmma_tma_kernel, warp_specialized_kernel, persistent_kernel}) {
     CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgSharedBytes));

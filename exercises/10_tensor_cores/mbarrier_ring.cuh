@@ -6,11 +6,10 @@
  *        that says which barrier and which parity it waited for, so that a wrong parity or a
  *        missing release is a TIMEOUT row within seconds, never a GPU that hangs.
  *
- * The instructions here (mbarrier.try_wait.parity, arrive.expect_tx, cp.async.bulk, through
- * chapter 10's wrappers and cuda::ptx) are plain sm_90 PTX, which later GPUs run too: the
- * device code is compiled where __CUDA_ARCH__ >= 900 and runs on compute capability 9.0 and
- * newer. The copy is TMA's one-dimensional bulk copy (no tensor map): the lesson is the ring,
- * not the copy.
+ * The PTX here (mbarrier.try_wait.parity, arrive.expect_tx, cp.async.bulk) is plain
+ * sm_90, which later GPUs run too: the device code is compiled where __CUDA_ARCH__ >= 900 and
+ * runs on compute capability 9.0 and newer. The copy is TMA's one-dimensional bulk copy (no
+ * tensor map): the lesson is the ring, not the copy.
  */
 #pragma once
 
@@ -18,7 +17,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cuda/ptx>
 
 #include "10_tensor_cores/mbarrier.cuh"  // the wrappers chapter 10 teaches
 #include "tutorial/harness/cuda_check.cuh"
@@ -122,13 +120,15 @@ static __device__ unsigned int g_gave_up[2] = {0, 0};
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 
+using chapter10::shared_address;
+
 /// Thread 0, once per block: full[s] expects one arrival (the producer's) and the tile's bytes,
 /// empty[s] one arrival per consumer thread; then the barriers are made visible to the other
 /// threads and to the copy engine. A __syncthreads() must follow.
 __device__ inline void init_ring(Ring& ring, WaitTimeouts* timeouts) {
   for (int s = 0; s < kRingStages; ++s) {
-    chapter10::mbarrier_init(&ring.full[s], 1);
-    chapter10::mbarrier_init(&ring.empty[s], 32 * kConsumerWarps);
+    chapter10::mbarrier_init(shared_address(&ring.full[s]), 1);
+    chapter10::mbarrier_init(shared_address(&ring.empty[s]), 32 * kConsumerWarps);
   }
   chapter10::mbarrier_init_fence();
   ring.timeouts = timeouts;
@@ -168,24 +168,25 @@ __device__ inline void give_up(WaitTimeouts* record, int empty, int stage, uint3
 }
 
 /// Waits until the phase of @p parity of @p bar has completed, or gives up after kWaitLimitNs.
-__device__ inline void wait_bounded(const Ring& ring, uint64_t& bar, int empty, int stage,
+__device__ inline void wait_bounded(const Ring& ring, const uint64_t& bar, int empty, int stage,
                                     uint32_t parity) {
-  if (chapter10::mbarrier_try_wait(&bar, parity)) return;
+  const uint32_t address = shared_address(&bar);
+  if (chapter10::mbarrier_try_wait(address, parity)) return;
   const uint64_t start = global_ns();
-  while (!chapter10::mbarrier_try_wait(&bar, parity)) {
+  while (!chapter10::mbarrier_try_wait(address, parity)) {
     if (global_ns() - start > kWaitLimitNs) give_up(ring.timeouts, empty, stage, parity);
   }
 }
 
 /// Waits until the phase of parity @p parity of full[@p stage] has completed: the tile of that
 /// round has landed in the stage.
-__device__ inline void wait_full(Ring& ring, int stage, uint32_t parity) {
+__device__ inline void wait_full(const Ring& ring, int stage, uint32_t parity) {
   wait_bounded(ring, ring.full[stage], 0, stage, parity);
 }
 
 /// Waits until the phase of parity @p parity of empty[@p stage] has completed: every consumer
 /// warp has released that round of the stage.
-__device__ inline void wait_empty(Ring& ring, int stage, uint32_t parity) {
+__device__ inline void wait_empty(const Ring& ring, int stage, uint32_t parity) {
   wait_bounded(ring, ring.empty[stage], 1, stage, parity);
 }
 
@@ -193,10 +194,13 @@ __device__ inline void wait_empty(Ring& ring, int stage, uint32_t parity) {
 /// starts the bulk copy of the tile at @p d_tile into the stage, whose bytes complete the
 /// phase when they land. @pre the stage is empty (its previous round released).
 __device__ inline void fill_stage(Ring& ring, int stage, const uint32_t* d_tile) {
-  chapter10::mbarrier_arrive_expect_bytes(&ring.full[stage], kTileBytes);
-  const uint32_t bytes = kTileBytes;  // cuda::ptx takes it by reference: a device-side copy
-  cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, ring.tiles[stage],
-                           d_tile, bytes, &ring.full[stage]);
+  const uint32_t full = shared_address(&ring.full[stage]);
+  chapter10::mbarrier_arrive_expect_bytes(full, kTileBytes);
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::
+          "r"(shared_address(ring.tiles[stage])),
+      "l"(d_tile), "r"(kTileBytes), "r"(full)
+      : "memory");
 }
 
 /// A consumer thread: its arrival on empty[@p stage], after its reads of the stage. Every
@@ -207,7 +211,9 @@ __device__ inline void fill_stage(Ring& ring, int stage, const uint32_t* d_tile)
 /// reported the next round's copy into the stage against the other lanes' reads (H100,
 /// 2026-11-26), and with one arrival per thread it reported nothing.
 __device__ inline void release_stage(Ring& ring, int stage) {
-  cuda::ptx::mbarrier_arrive(&ring.empty[stage]);
+  asm volatile(
+      "mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(&ring.empty[stage]))
+      : "memory");
 }
 
 /// The consumer thread t (threadIdx.x - 32): its words t, t + 128, ..., of the tile in
