@@ -31,22 +31,24 @@ COPY_TICKS, MMA_TICKS = 3, 2  # schematic durations, chosen for the drawing
 # stops, naming the line, when one is not there word for word.
 KERNEL_LINES = {
     "warp_specialized_kernel.cuh": {
-        "producer's wait": "mbarrier_wait(&barriers.empty[ring.stage], ring.phase ^ 1u);",
-        "consumers' wait": "mbarrier_wait(&barriers.full[ring.stage], ring.phase);",
+        "stage": "const int stage = int(use % kWgStages);",
+        "round": "const auto round = uint32_t(use / kWgStages);",
+        "producer's wait": "mbarrier_wait(shared_address(&empty[stage]), (round + 1) % 2);",
+        "consumers' wait":
+            "mbarrier_wait(shared_address(&full[stage]), uint32_t(use / kWgStages) % 2);",
         "one group in flight": "wgmma_wait<1>();",
-        "release": "if (s >= 1) mbarrier_arrive_per_warp(&barriers.empty[used]);",
-        "last release": "wgmma_wait<0>();\n  keep_accumulators(d);\n"
-                        "  mbarrier_arrive_per_warp(&barriers.empty[used]);",
-        "full's arrivals": "mbarrier_init(&barriers.full[s], 1);",
-        "empty's arrivals": "mbarrier_init(&barriers.empty[s], kConsumerWarps);",
+        "release": "if (s >= 1) mbarrier_arrive_per_warp("
+                   "shared_address(&empty[(use - 1) % kWgStages]));",
+        "last release": "mbarrier_arrive_per_warp("
+                        "shared_address(&empty[(first_use + steps - 1) % kWgStages]));",
+        "full's arrivals": "mbarrier_init(shared_address(&full[s]), 1);",
+        "empty's arrivals": "mbarrier_init(shared_address(&empty[s]), kConsumerWarps);",
         "consumer warps":
             "constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;",
     },
     "wgmma_kernel.cuh": {
-        "next stage": "if (++stage == kWgStages) {",
-        "next round's parity": "phase ^= 1u;",
         "consumer warpgroups": "constexpr int kConsumerWarpgroups = kWgBlockM / 64;",
-        "expect_tx": "mbarrier_arrive_expect_bytes(&full, sizeof(WgmmaStage));",
+        "expect_tx": "mbarrier_arrive_expect_bytes(full, kWgStageBytes);",
         "depth": "kWgDepth = kTmaBoxDepth",
     },
 }
@@ -54,8 +56,7 @@ PRODUCER_WAIT = KERNEL_LINES["warp_specialized_kernel.cuh"]["producer's wait"]
 CONSUMER_WAIT = KERNEL_LINES["warp_specialized_kernel.cuh"]["consumers' wait"]
 
 
-# The same two rules in Python: the parity each side's wait asks for on the ring's use u
-# (StageRing's phase is (u / stages) % 2).
+# The same two rules in Python: the parity each side's wait asks for on the ring's use u.
 def producer_parity(use, stages):
     return (use // stages + 1) % 2
 
@@ -261,8 +262,8 @@ def draw(facts):
 
     source = f"{CHAPTER}/warp_specialized_kernel.cuh"
     lines = [
-        (f"Use u of the ring: stage u % kWgStages (kWgStages = {stages}, wgmma_kernel.cuh), round "
-         "r = u / kWgStages; a StageRing holds u's stage and phase = r % 2.", "sans-serif"),
+        ("Use u of the ring goes to stage u % kWgStages, kWgStages = "
+         f"{stages} ({CHAPTER}/wgmma_kernel.cuh); round r = u / kWgStages.", "sans-serif"),
         (f"producer, before filling a stage ({source}):", "sans-serif"),
         (PRODUCER_WAIT, "monospace"),
         ("consumers, before multiplying it; then, once the previous step's wgmma are done, "
