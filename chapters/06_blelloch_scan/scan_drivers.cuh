@@ -10,9 +10,12 @@
 #include <vector>
 
 #include "scan_kernels.cuh"
+#include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/device_buffer.cuh"
 
 namespace chapter06 {
+
+using tutorial::BlockCycleSlots;
 
 /// Tiles of @p tile elements that cover @p n elements.
 inline int64_t tile_count(int64_t n, int64_t tile) {

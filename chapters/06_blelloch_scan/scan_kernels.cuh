@@ -10,11 +10,8 @@
 #include <cstdint>
 
 #include "blelloch_tree.cuh"
-#include "tutorial/harness/block_cycles.cuh"
 
 namespace chapter06 {
-
-using tutorial::BlockCycleSlots;
 
 /// Threads of a pair-tile block; each thread holds two elements, so a tile is 1024 elements.
 constexpr int kPairThreads = 512;
