@@ -31,24 +31,25 @@ CHECKS = [
 ]
 # Rows: ms as (min, median, max); None where the JSON must hold null (NaN, inf, unknown).
 ROWS = [
-    dict(name=HEADLINE, vendor=False, baseline=None, kernel='mine<"8">', ops_per_byte=0.125,
+    dict(name=HEADLINE, vendor=False, baseline=None, symbol='_Z4mineILi8EEvv"',
+         teaches='one "idea"', ops_per_byte=0.125,
          ms=(1, 2, 4), spread=1.5, rate=25, percent_of_peak=25,
          block_cycles=(10, 20, 30), cycles_per_element=2.5, grid_span_us=4.5,
          vs_vendor=0.5),
-    dict(name="nan rate", vendor=False, baseline="lib2 \u00b5", kernel=None, ops_per_byte=None,
-         ms=(1, 1, 1), spread=0, rate=None,
+    dict(name="nan rate", vendor=False, baseline="lib2 \u00b5", symbol=None, teaches=None,
+         ops_per_byte=None, ms=(1, 1, 1), spread=0, rate=None,
          percent_of_peak=None, block_cycles=None, cycles_per_element=None,
          grid_span_us=None, vs_vendor=4),
-    dict(name="inf rate", vendor=False, baseline=None, kernel=None, ops_per_byte=None,
-         ms=(1, 2, None), spread=None, rate=None,
+    dict(name="inf rate", vendor=False, baseline=None, symbol=None, teaches=None,
+         ops_per_byte=None, ms=(1, 2, None), spread=None, rate=None,
          percent_of_peak=None, block_cycles=None, cycles_per_element=None,
          grid_span_us=None, vs_vendor=0.5),
-    dict(name='CUB "DeviceReduce"', vendor=True, baseline=None, kernel=None, ops_per_byte=None,
-         ms=(0.5, 1, 1.5), spread=1, rate=50,
+    dict(name='CUB "DeviceReduce"', vendor=True, baseline=None, symbol=None, teaches=None,
+         ops_per_byte=None, ms=(0.5, 1, 1.5), spread=1, rate=50,
          percent_of_peak=50, block_cycles=None, cycles_per_element=None,
          grid_span_us=None, vs_vendor=1),
-    dict(name="lib2 \u00b5", vendor=True, baseline=None, kernel=None, ops_per_byte=None,
-         ms=(4, 4, 4), spread=0, rate=12.5,
+    dict(name="lib2 \u00b5", vendor=True, baseline=None, symbol=None, teaches=None,
+         ops_per_byte=None, ms=(4, 4, 4), spread=0, rate=12.5,
          percent_of_peak=12.5, block_cycles=None, cycles_per_element=None,
          grid_span_us=None, vs_vendor=0.25),
 ]
@@ -116,7 +117,7 @@ def check_report(text):
         assert sorted(got) == sorted(want), f"{where} keys: {sorted(got)}"
         assert got["name"] == want["name"], f"{where}: name {got['name']!r}"
         assert got["vendor"] is want["vendor"], f"{where}: vendor {got['vendor']!r}"
-        for key in ("baseline", "kernel"):
+        for key in ("baseline", "symbol", "teaches"):
             assert got[key] == want[key], f"{where}.{key}: want {want[key]!r}, got {got[key]!r}"
         check_summary(f"{where}.ms", got["ms"], want["ms"])
         check_summary(f"{where}.block_cycles", got["block_cycles"], want["block_cycles"])

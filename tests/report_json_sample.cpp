@@ -32,7 +32,8 @@ int main() {
   const double inf = std::numeric_limits<double>::infinity();
   Row mine{"mine \"v1\" \\ best", Summary{1, 2, 4}, 50e6, Summary{10, 20, 30}, 4.5};
   mine.elements_per_block = 8;  // 20 cycles per 8 elements
-  mine.kernel = "mine<\"8\">";
+  mine.symbol = "_Z4mineILi8EEvv\"";
+  mine.teaches = "one \"idea\"";
   mine.ops_per_byte = 0.125;
   Row nan_rate{"nan rate", Summary{1, 1, 1}, std::nan(""), std::nullopt};
   nan_rate.baseline = "lib2 \xC2\xB5";

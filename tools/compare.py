@@ -178,8 +178,8 @@ def size_options(args):
 
 def bytes_moved_by_function(profile, chapter, sizes):
     """DRAM bytes (read + written) per profiled kernel function of @p chapter (and per kernel
-    with its template arguments, for rows that name their kernel), where the profile
-    ran the chapter at the same sizes as this comparison (@p sizes); {} otherwise.
+    symbol, for rows that carry their kernel's symbol), where the profile ran the chapter at
+    the same sizes as this comparison (@p sizes); {} otherwise.
 
     tools/profile.py keeps, per kernel, its launch over the whole input. A function profiled
     as several kernels (a reduction's later passes, other element types) counts as the one
@@ -196,9 +196,11 @@ def bytes_moved_by_function(profile, chapter, sizes):
         metrics = kernel.get("metrics") or {}
         read, written = metrics.get("dram__bytes_read.sum"), metrics.get("dram__bytes_write.sum")
         function = kernel.get("function") or kernel.get("kernel", "").split("<", 1)[0]
-        if read is not None and written is not None and read + written > 0:
-            moved[function] = max(moved.get(function, 0), read + written)
-            moved[kernel.get("kernel")] = read + written  # a row may name its kernel exactly
+        total = read + written if read is not None and written is not None else 0
+        if kernel.get("symbol"):
+            moved[kernel["symbol"]] = total  # listed even at 0: the row found its kernel
+        if total > 0:
+            moved[function] = max(moved.get(function, 0), total)
     return moved
 
 
@@ -247,15 +249,15 @@ def roofline_data(roofs, reports, profile, sizes):
             continue
         moved = bytes_moved_by_function(profile, chapter, sizes.get(chapter, {}))
         for row in report["rows"]:
-            if moved and row.get("kernel") and row["kernel"] not in moved:
-                # A row that names its kernel names it as the profile prints it: a name that
-                # drifted would silently lose the row's measured intensity.
-                unmatched.append(f"{chapter}: row {row['name']!r} names kernel {row['kernel']!r}, "
+            if moved and row.get("symbol") and row["symbol"] not in moved:
+                # The row's kernel ran in the program but not in its profile: another size, or
+                # a profile of another build; its measured intensity would silently be lost.
+                unmatched.append(f"{chapter}: row {row['name']!r} ran kernel {row['symbol']!r}, "
                                  "which its profile does not list")
             point = roofline_point(chapter, report, row)
             if point is None:
                 continue
-            bytes_moved = moved.get(row.get("kernel") or function_of_row(row["name"]))
+            bytes_moved = moved.get(row.get("symbol") or function_of_row(row["name"]))
             if bytes_moved:
                 operations = point["gops"] * 1e9 * row["ms"]["median"] * 1e-3
                 point["measured_ops_per_byte"] = operations / bytes_moved

@@ -181,12 +181,13 @@ def parse_number(text):
         return None
 
 
-def parse_raw_csv(text, metrics):
+def parse_raw_csv(text, metrics, shorten=None):
     """Nsight Compute's `--page raw --csv` output -> one dict per launch.
 
     The first row names the columns, the second gives their units; each later row is one
-    profiled launch.
+    profiled launch. Its kernel's name goes through @p shorten (short_kernel_name by default).
     """
+    shorten = shorten or short_kernel_name
     rows = list(csv.reader(io.StringIO(text)))
     header_at = next((i for i, r in enumerate(rows) if "Kernel Name" in r), None)
     if header_at is None:
@@ -198,7 +199,7 @@ def parse_raw_csv(text, metrics):
             continue
         cells = dict(zip(header, row))
         launches.append({
-            "kernel": short_kernel_name(cells["Kernel Name"]),
+            "kernel": shorten(cells["Kernel Name"]),
             "grid": cells.get("Grid Size", ""),
             "block": cells.get("Block Size", ""),
             "metrics": {m: parse_number(cells[m]) for m in metrics if m in cells},
@@ -215,7 +216,8 @@ def grid_threads(grid):
 
 
 def per_kernel(launches, ignore=("read_only_pass",)):
-    """One entry per kernel: its launch with the largest grid, and how many launches it had.
+    """One entry per kernel (per symbol: two kernels may print the same short name): its
+    launch with the largest grid, and how many launches it had.
 
     read_only_pass is the timer's L2 flush, not a kernel of the lesson.
     """
@@ -223,9 +225,10 @@ def per_kernel(launches, ignore=("read_only_pass",)):
     for launch in launches:
         if function_of(launch["kernel"]) in ignore:
             continue
-        entry = kernels.setdefault(launch["kernel"], {"kernel": launch["kernel"],
-                                                      "function": function_of(launch["kernel"]),
-                                                      "launches": 0, "size": -1})
+        key = launch.get("symbol") or launch["kernel"]
+        entry = kernels.setdefault(key, {
+            "kernel": launch["kernel"], "symbol": launch.get("symbol"),
+            "function": function_of(launch["kernel"]), "launches": 0, "size": -1})
         entry["launches"] += 1
         if grid_threads(launch["grid"]) > entry["size"]:
             entry.update(size=grid_threads(launch["grid"]), grid=launch["grid"],
@@ -300,12 +303,28 @@ def profile_run(ncu, exe, args, metrics, report_path):
         tail = "\n".join(output.splitlines()[-15:])
         raise ProfileError(f"{exe.name} {' '.join(args)} under ncu exited {result.returncode}:\n"
                            f"{tail}")
+    launches = parse_raw_csv(import_csv(ncu, report_path, metrics), metrics)
+    # The same launches again, named by their symbols: what a report row names its kernel by
+    # (Row::symbol, from cudaFuncGetName), so that a row finds its counters without a typed name.
+    symbols = [launch["kernel"] for launch in parse_raw_csv(
+        import_csv(ncu, report_path, metrics[:1], "--print-kernel-base", "mangled"), metrics[:1],
+        shorten=lambda name: name.strip())]
+    if len(symbols) != len(launches):
+        raise ProfileError(f"ncu --import {report_path} listed {len(launches)} launches by name "
+                           f"but {len(symbols)} by symbol")
+    for launch, symbol in zip(launches, symbols):
+        launch["symbol"] = symbol
+    return launches
+
+
+def import_csv(ncu, report_path, metrics, *options):
+    """The raw page of the Nsight Compute report at @p report_path as CSV, base units."""
     imported = subprocess.run([ncu, "--import", str(report_path), "--csv", "--page", "raw",
-                               "--print-units", "base", "--metrics", ",".join(metrics)],
+                               "--print-units", "base", *options, "--metrics", ",".join(metrics)],
                               capture_output=True, text=True)
     if imported.returncode != 0:
         raise ProfileError(f"ncu --import {report_path} failed:\n{imported.stderr}")
-    return parse_raw_csv(imported.stdout, metrics)
+    return imported.stdout
 
 
 def chapter_dirs(root, only):

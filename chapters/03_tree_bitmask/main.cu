@@ -21,6 +21,7 @@
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/steps.cuh"
 #include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
@@ -28,6 +29,7 @@ namespace {
 using namespace tutorial;
 using chapter03::BlockSumKernel;
 using chapter03::ReduceInPasses;
+using chapter03::step_in_passes;
 
 /// Threads per block, one element each. The trees below pair thread tid with tid + offset for
 /// offsets up to half the block, so the block must be a power of two.
@@ -171,43 +173,36 @@ Report run_lesson(const Options& opt) {
   const DeviceReductionInput input = upload_reduction_input(n, opt.seed);
   const DeviceBuffer<int32_t>& d_in = input.values;
   DeviceBuffer<long long> d_out(1);
-  struct Variant {
-    const char* name;
-    ReduceInPasses passes;
+
+  // The steps: each tree applied in passes until one sum is left (ReduceInPasses).
+  const auto in_passes = [&](BlockSumKernel<int32_t> first, BlockSumKernel<long long> later) {
+    return ReduceInPasses(first, later, kBlockThreads, kBlockThreads, n);
   };
-  std::vector<Variant> variants;
-  variants.push_back(
-      {"reduce_bitmask_tree", ReduceInPasses(block_kernel<reduce_bitmask_tree<int32_t>>,
-                                             block_kernel<reduce_bitmask_tree<long long>>,
-                                             kBlockThreads, kBlockThreads, n)});
-  variants.push_back(
-      {"reduce_modulo_tree", ReduceInPasses(block_kernel<reduce_modulo_tree<int32_t>>,
-                                            block_kernel<reduce_modulo_tree<long long>>,
-                                            kBlockThreads, kBlockThreads, n)});
-  variants.push_back(
-      {"reduce_compact_threads", ReduceInPasses(block_kernel<reduce_compact_threads<int32_t>>,
-                                                block_kernel<reduce_compact_threads<long long>>,
-                                                kBlockThreads, kBlockThreads, n)});
+  const ReduceInPasses bitmask = in_passes(block_kernel<reduce_bitmask_tree<int32_t>>,
+                                           block_kernel<reduce_bitmask_tree<long long>>);
+  const ReduceInPasses modulo = in_passes(block_kernel<reduce_modulo_tree<int32_t>>,
+                                          block_kernel<reduce_modulo_tree<long long>>);
+  const ReduceInPasses compact = in_passes(block_kernel<reduce_compact_threads<int32_t>>,
+                                           block_kernel<reduce_compact_threads<long long>>);
+  const auto step = [&](std::string id, std::string teaches, const ReduceInPasses& passes) {
+    return step_in_passes(std::move(id), std::move(teaches), passes, d_in.data(), d_out.data());
+  };
+  const std::vector<Step> steps = {
+      step("reduce_bitmask_tree", "the interleaved tree, active threads chosen by tid & mask",
+           bitmask),
+      step("reduce_modulo_tree", "the same tree chosen by tid % (2 * offset): an integer division",
+           modulo),
+      step("reduce_compact_threads", "the same pairs on the first threads: bank conflicts",
+           compact),
+  };
   CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
 
-  // Verify each variant on its own poisoned output.
-  for (Variant& v : variants) {
-    report.checks.push_back(check_device_sum(v.name, d_out.data(), input.sum, [&] {
-      v.passes(d_in.data(), d_out.data(), BlockCycleSlots{});
-    }));
-  }
-  report.checks.push_back(
-      check_device_sum("cub::DeviceReduce::Sum", d_out.data(), input.sum, cub_sum));
-
-  // Time every variant and CUB in the same run.
+  // Each step and CUB checked on a poisoned sum, then all timed in the same run.
   Timer timer(device);
-  const double bytes = double(n) * sizeof(int32_t);
-  for (Variant& v : variants) {
-    report.rows.push_back(
-        measure_kernel(timer, opt.reps, v.name, bytes, v.passes.first_blocks(), double(n),
-                       [&](BlockCycleSlots slots) { v.passes(d_in.data(), d_out.data(), slots); }));
-  }
-  report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_sum));
+  run_steps(report, timer, opt.reps, double(n) * sizeof(int32_t), steps,
+            {{"cub::DeviceReduce::Sum", [&] { cub_sum(); }}}, [&](const std::string& id, auto run) {
+              return check_device_sum(id, d_out.data(), input.sum, run);
+            });
 
   report.notes.push_back(count_idle_work());
   report.notes.push_back(describe_passes(n));

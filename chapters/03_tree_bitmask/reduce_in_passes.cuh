@@ -15,6 +15,7 @@
 #include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/cuda_check.cuh"
 #include "tutorial/harness/device_buffer.cuh"
+#include "tutorial/harness/steps.cuh"
 
 namespace chapter03 {
 
@@ -56,9 +57,13 @@ class ReduceInPasses {
 
   /// Blocks of the first pass (one cycle slot each).
   int64_t first_blocks() const { return blocks_for(n_); }
+  /// The kernel of the first pass, the one the slots clock (its symbol names the profiled row).
+  const void* first_kernel() const { return reinterpret_cast<const void*>(first_); }
+  /// How many elements the passes sum.
+  double elements() const { return double(n_); }
 
   /// Enqueues every pass on the default stream; the sum of d_in[0, n) lands in *d_out.
-  void operator()(const int32_t* d_in, long long* d_out, BlockCycleSlots slots) {
+  void operator()(const int32_t* d_in, long long* d_out, BlockCycleSlots slots) const {
     unsigned blocks = blocks_for(n_);
     long long* sums = sums_.data();
     long long* next = next_.data();
@@ -92,5 +97,18 @@ class ReduceInPasses {
   DeviceBuffer<long long> sums_, next_;
 };
 //! [reduce_in_passes]
+
+/// The step of a chapter's table (tutorial/harness/steps.cuh) that runs @p passes on @p d_in,
+/// its sum landing in *@p d_out. @p passes, @p d_in and @p d_out must outlive the step.
+inline tutorial::Step step_in_passes(std::string id, std::string teaches,
+                                     const ReduceInPasses& passes, const int32_t* d_in,
+                                     long long* d_out) {
+  return {std::move(id),
+          std::move(teaches),
+          passes.first_kernel(),
+          passes.first_blocks(),
+          passes.elements(),
+          [&passes, d_in, d_out](BlockCycleSlots slots) { passes(d_in, d_out, slots); }};
+}
 
 }  // namespace chapter03

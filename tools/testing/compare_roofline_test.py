@@ -58,7 +58,7 @@ SUM = report("02_fake_sum", "GB/s", 0.25, "add", "reduce_fake", [
     row("cub::DeviceReduce::Sum", 2000.0, 60.0, 0.25, vendor=True)])
 MATMUL = report("07_fake_matmul", "GFLOP/s", 300.0, "FLOP", "matmul_fake (16x16)", [
     row("matmul_fake (16x16)", 5000.0, 10.0, 2.0, cycles_per_element=12.5,
-        baseline="cublasSgemm (FP32)", kernel="matmul_fake<16>"),
+        baseline="cublasSgemm (FP32)", symbol="_Z11matmul_fakeILi16EEvv"),
     row("cublasFake (TF32)", 90000.0, 95.0, 0.1, vendor=True),
     row("cublasSgemm (FP32)", 40000.0, 70.0, 0.25, vendor=True)])
 # Chapter 10's report states the BF16 tensor-core peak: the roofline's second compute roof.
@@ -74,10 +74,13 @@ PROFILE = {"chapters": {
         {"kernel": "reduce_other<int>", "function": "reduce_other", "launches": 2,
          "metrics": {"dram__bytes_read.sum": 5e8, "dram__bytes_write.sum": 0.0}}]},
     "07_fake_matmul": {"runs": [{"args": "--reps 1"}], "kernels": [
-        {"kernel": "matmul_fake<16>", "function": "matmul_fake", "launches": 3,
+        {"kernel": "matmul_fake<16>", "symbol": "_Z11matmul_fakeILi16EEvv",
+         "function": "matmul_fake", "launches": 3,
          "metrics": {"dram__bytes_read.sum": 4e8, "dram__bytes_write.sum": 1e8}},
-        # Same function, more bytes: the row names its kernel, so this one must not be used.
-        {"kernel": "matmul_fake<32>", "function": "matmul_fake", "launches": 3,
+        # Same function, more bytes: the row names its kernel's symbol, so this one must not be
+        # used.
+        {"kernel": "matmul_fake<32>", "symbol": "_Z11matmul_fakeILi32EEvv",
+         "function": "matmul_fake", "launches": 3,
          "metrics": {"dram__bytes_read.sum": 8e8, "dram__bytes_write.sum": 2e8}},
         {"kernel": "matmul_unlisted", "launches": 1, "metrics": {}}]}}}
 # Where each row must land: x = operations per byte, y = G operations/s (GB/s x x for a GB/s

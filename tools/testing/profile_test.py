@@ -36,6 +36,9 @@ CUB = ("void cub::CUB_300000_SM_900::detail::reduce::DeviceReduceKernel<cub::det
 CUBLAS = "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize4x2x1_ffma"
 TREE = ("void <unnamed>::reduce_tree<8, int>(const T2 *, long, long long *, "
         "tutorial::BlockCycleSlots)")
+# What --print-kernel-base mangled prints instead of each name (the flush keeps its name).
+SYMBOLS = {TREE: "_ZN12_GLOBAL__N_111reduce_treeILi8EiEEvPKT0_lPxN8tutorial15BlockCycleSlotsE",
+           CUB: "_ZN3cub18DeviceReduceKernelEv", CUBLAS: CUBLAS}
 LAUNCHES = [
     [TREE, "(256, 1, 1)", "(32, 1, 1)", "3000", "65536", "256", "1.0", "41000"],
     [TREE, "(256, 1, 1)", "(8192, 1, 1)", "52000", "67108864", "8192", "61.5", "10610000"],
@@ -69,7 +72,11 @@ if "--export" in args:
     pathlib.Path(args[args.index("--export") + 1]).write_text(pathlib.Path({csv!r}).read_text())
     sys.exit(0)
 if "--import" in args:
-    print(pathlib.Path(args[args.index("--import") + 1]).read_text(), end="")
+    text = pathlib.Path(args[args.index("--import") + 1]).read_text()
+    if "--print-kernel-base" in args and args[args.index("--print-kernel-base") + 1] == "mangled":
+        for name, symbol in {symbols!r}.items():
+            text = text.replace(name, symbol)
+    print(text, end="")
     sys.exit(0)
 sys.exit(2)
 """
@@ -87,7 +94,7 @@ with tempfile.TemporaryDirectory() as name:
     tmp = pathlib.Path(name)
     (tmp / "csv.txt").write_text(CSV)
     (tmp / "ncu").write_text(FAKE_NCU.format(
-        python=sys.executable, bases=[m.split(".")[0] for m in METRICS], absent=ABSENT,
+        python=sys.executable, symbols=SYMBOLS, bases=[m.split(".")[0] for m in METRICS], absent=ABSENT,
         csv=str(tmp / "csv.txt")))
     (tmp / "ncu").chmod(0o755)
     chapter = tmp / "chapters" / "99_fake"
@@ -106,6 +113,7 @@ with tempfile.TemporaryDirectory() as name:
     assert tree["launches"] == 2 and tree["function"] == "reduce_tree", tree
     assert tree["grid"] == "(8192, 1, 1)", tree  # the launch over the whole input
     assert tree["metrics"][WAVEFRONTS] == 10610000, tree["metrics"]
+    assert tree["symbol"] == SYMBOLS[TREE], tree  # what a report row names its kernel by
     assert "shared ld wavefr" in ok.stdout and "10.61M" in ok.stdout, ok.stdout
 
     denied = run(tmp, mode="perm")

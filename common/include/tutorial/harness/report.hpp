@@ -52,8 +52,6 @@ struct Row {
   /// Elements one block of the cycle-recorded launch covers on average (input elements of a
   /// sum or scan, elements of C in a matrix product); 0 = unknown.
   double elements_per_block = 0;
-  /// The kernel as the profiler names it (tools/profile.py), where the row's name differs.
-  std::string kernel;
   /// Operations per byte of this row's work, where it differs from the report's (another type).
   double ops_per_byte = 0;
   /// No row of the report does the same work: no ratio to a baseline is shown.
@@ -62,6 +60,10 @@ struct Row {
   /// nanoseconds; the median over blocks, in MHz; 0 = unknown. (Last, so that the tests' rows
   /// written field by field keep their meaning.)
   double clock_mhz = 0;
+  /// The symbol of the row's kernel (steps.cuh's kernel_symbol): how tools/profile.py finds
+  /// the row's counters; empty for a vendor row.
+  std::string symbol;
+  std::string teaches;  ///< what the row's step teaches (steps.cuh's Step::teaches)
 };
 
 /// Everything a chapter reports.
@@ -263,7 +265,8 @@ inline void print_json(std::ostream& out, const Report& r) {
     out << (i ? ", " : "") << "{\"name\": " << json_string(row.name)
         << ", \"vendor\": " << (row.vendor ? "true" : "false")
         << ", \"baseline\": " << (row.baseline.empty() ? "null" : json_string(row.baseline))
-        << ", \"kernel\": " << (row.kernel.empty() ? "null" : json_string(row.kernel))
+        << ", \"symbol\": " << (row.symbol.empty() ? "null" : json_string(row.symbol))
+        << ", \"teaches\": " << (row.teaches.empty() ? "null" : json_string(row.teaches))
         << ", \"ops_per_byte\": " << (row.ops_per_byte > 0 ? json_number(row.ops_per_byte) : "null")
         << ", \"ms\": " << detail::json_summary(row.ms)
         << ", \"spread\": " << json_number(row.ms.spread()) << ", \"rate\": " << json_number(rate)

@@ -1,0 +1,111 @@
+/**
+ * @file steps.cuh
+ * @brief A chapter's step table and the one runner every chapter uses: each step verified on a
+ *        poisoned output, then every step and the vendor library timed in the same run.
+ *
+ * A chapter declares its steps once, in order, each with what it teaches:
+ * @code
+ *   const std::vector<Step> steps = {
+ *       {"reduce_bitmask_tree", "pairs chosen by (tid & mask) == 0", kernel, blocks, n, launch},
+ *       ...};
+ *   run_steps(report, timer, opt.reps, bytes, steps, {{"cub::DeviceReduce::Sum", cub_sum}},
+ *             verify);
+ * @endcode
+ * A step's id is the name of its row and what the chapter's headline names. The profiler's name
+ * for the row is not typed: it is the symbol of the step's kernel (kernel_symbol), the name
+ * Nsight Compute prints with --print-kernel-base mangled (tools/profile.py matches the two).
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "tutorial/harness/block_cycles.cuh"
+#include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/report.hpp"
+#include "tutorial/harness/verify.hpp"
+
+namespace tutorial {
+
+/// One step of a chapter: its row's id, what it adds to the step before, and how to run it.
+struct Step {
+  std::string id;       ///< the row's name; ChapterInfo::headline names one
+  std::string teaches;  ///< one line: what this step changes, and why (the JSON row's "teaches")
+  const void* kernel;   ///< the kernel whose blocks are clocked: the row's profiler symbol
+  int64_t blocks;       ///< how many blocks that kernel's launch has (one cycle slot each)
+  double elements;      ///< how many elements those blocks cover together (cycles per element)
+  std::function<void(BlockCycleSlots)> launch;  ///< enqueues the whole step (every pass of it)
+  std::string baseline = {};  ///< the vendor row it is compared with; empty: the first one
+};
+
+/// The vendor library doing a step's work: the yardstick of the table.
+struct VendorStep {
+  std::string id;                ///< the row's name, e.g. "cub::DeviceReduce::Sum"
+  std::function<void()> launch;  ///< enqueues the library call
+  std::string baseline = {};     ///< set for a second yardstick (another type): its own id
+};
+
+/// The kernel's symbol, as the linker and Nsight Compute (--print-kernel-base mangled) name it.
+inline std::string kernel_symbol(const void* kernel) {
+  const char* name = nullptr;
+  CUDA_CHECK(cudaFuncGetName(&name, kernel));
+  return name;
+}
+
+/// Times @p step (measure_kernel: warm-up, reps from a clean L2, one run recording cycles).
+inline Row measure_step(Timer& timer, int reps, double work, const Step& step) {
+  Row row = measure_kernel(timer, reps, step.id, work, step.blocks, step.elements, step.launch);
+  row.symbol = kernel_symbol(step.kernel);
+  row.teaches = step.teaches;
+  row.baseline = step.baseline;
+  return row;
+}
+
+/// Times @p vendor (no cycles: its kernels are not ours).
+inline Row measure_vendor_step(Timer& timer, int reps, double work, const VendorStep& vendor) {
+  Row row = measure_vendor(timer, reps, vendor.id, work, vendor.launch);
+  row.baseline = vendor.baseline;
+  return row;
+}
+
+/**
+ * @brief The runner: verifies every step and every vendor call, then times them all in one run.
+ * @param work   bytes moved (GB/s) or operations (GFLOP/s) of one run of any step.
+ * @param verify verify(id, run) runs the work once on a poisoned output (run() enqueues it)
+ *               and returns the Check of the result, or a std::vector<Check> of several.
+ */
+template <typename Verify>
+void run_steps(Report& report, Timer& timer, int reps, double work, const std::vector<Step>& steps,
+               const std::vector<VendorStep>& vendors, Verify&& verify) {
+  const auto add_checks = [&](const std::string& id, const std::function<void()>& run) {
+    auto checks = verify(id, run);
+    if constexpr (std::is_same_v<decltype(checks), Check>) {
+      report.checks.push_back(std::move(checks));
+    } else {
+      for (Check& c : checks) report.checks.push_back(std::move(c));
+    }
+  };
+  for (const Step& step : steps) add_checks(step.id, [&] { step.launch(BlockCycleSlots{}); });
+  for (const VendorStep& vendor : vendors) add_checks(vendor.id, vendor.launch);
+  for (const Step& step : steps) report.rows.push_back(measure_step(timer, reps, work, step));
+  for (const VendorStep& vendor : vendors) {
+    report.rows.push_back(measure_vendor_step(timer, reps, work, vendor));
+  }
+}
+
+/// The step of @p steps with id @p id (a chapter's headline), or nullptr.
+inline const Step* find_step(const std::vector<Step>& steps, const std::string& id) {
+  for (const Step& step : steps) {
+    if (step.id == id) return &step;
+  }
+  return nullptr;
+}
+
+}  // namespace tutorial
