@@ -17,6 +17,7 @@
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/steps.cuh"
 #include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
@@ -175,23 +176,22 @@ Report run_lesson(const Options& opt) {
   const auto launch = [&](BlockCycleSlots slots) {
     clocked_kernel<reduce_single_block><<<1, kBlockThreads>>>(slots, d_in.data(), n, d_out.data());
   };
+  const std::vector<Step> steps = {
+      {"reduce_single_block",
+       "one block strides over the whole array; thread 0 adds its threads' partial sums",
+       reinterpret_cast<const void*>(clocked_kernel<reduce_single_block>), 1, double(n), launch},
+  };
   CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
 
-  // Verify each variant on its own poisoned output.
-  report.checks.push_back(check_device_sum("reduce_single_block", d_out.data(), input.sum,
-                                           [&] { launch(BlockCycleSlots{}); }));
-  report.checks.push_back(
-      check_device_sum("cub::DeviceReduce::Sum", d_out.data(), input.sum, cub_sum));
+  // The step and CUB checked on a poisoned sum, then both timed in the same run.
+  Timer timer(device);
+  run_steps(report, timer, opt.reps, double(n) * sizeof(int32_t), steps,
+            {{"cub::DeviceReduce::Sum", [&] { cub_sum(); }}}, [&](const std::string& id, auto run) {
+              return check_device_sum(id, d_out.data(), input.sum, run);
+            });
   // The same kernel through the plain host program of the page (sum_on_gpu).
   report.checks.push_back(check_exact("sum (sum_on_gpu, the whole host program)",
                                       sum_on_gpu(reduction_input(n, opt.seed)), input.sum));
-
-  // Time both in the same run.
-  Timer timer(device);
-  const double bytes = double(n) * sizeof(int32_t);
-  report.rows.push_back(
-      measure_kernel(timer, opt.reps, "reduce_single_block", bytes, 1, double(n), launch));
-  report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_sum));
 
   report.notes.push_back(time_upload(timer, opt, input.values, report.rows.front()));
   report.notes.push_back("one block runs on one SM of " + std::to_string(device.sm_count) +

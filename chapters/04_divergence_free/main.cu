@@ -20,6 +20,7 @@
  */
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/steps.cuh"
 #include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
@@ -39,6 +41,7 @@ using namespace tutorial;
 using namespace chapter04;
 using chapter03::BlockSumKernel;
 using chapter03::ReduceInPasses;
+using chapter03::step_in_passes;
 
 /// Threads per block. The trees halve the active threads each step, and the last-warp steps
 /// take over at 64 values, so the block is a power of two and at least two warps.
@@ -219,30 +222,24 @@ __device__ void reduce_warp_shuffle_block(const T* __restrict__ in, int64_t n,
 template <auto kBlockSum>
 constexpr auto block_kernel = clocked_kernel<kBlockSum>;
 
-/// One step of the chapter: a kernel, applied in passes until one value is left.
-struct Step {
-  std::string name;
-  ReduceInPasses passes;
-};
-
-/// The step whose kernel adds @p loads elements per thread while loading: @p first takes the
-/// input, @p later the block sums of the passes after it.
-Step make_step(std::string name, int loads, BlockSumKernel<int32_t> first,
-               BlockSumKernel<long long> later, int64_t n) {
-  return {std::move(name),
-          ReduceInPasses(first, later, kBlockThreads, int64_t{loads} * kBlockThreads, n)};
+/// @p first and @p later applied in passes until one value is left, each thread of their blocks
+/// adding @p loads elements while loading: @p first takes the input, @p later the block sums of
+/// the passes after it.
+ReduceInPasses in_passes(int loads, BlockSumKernel<int32_t> first, BlockSumKernel<long long> later,
+                         int64_t n) {
+  return ReduceInPasses(first, later, kBlockThreads, int64_t{loads} * kBlockThreads, n);
 }
 
 /// Runs the legacy volatile unrolling @p runs times and counts the wrong sums.
 std::string run_unsafe_demo(const int32_t* d_in, int64_t n, int64_t reference, int runs) {
-  Step legacy = make_step("legacy", kLoadsPerThread,
-                          block_kernel<reduce_last_warp_volatile<kLoadsPerThread, int32_t>>,
-                          block_kernel<reduce_last_warp_volatile<kLoadsPerThread, long long>>, n);
+  const ReduceInPasses legacy =
+      in_passes(kLoadsPerThread, block_kernel<reduce_last_warp_volatile<kLoadsPerThread, int32_t>>,
+                block_kernel<reduce_last_warp_volatile<kLoadsPerThread, long long>>, n);
   DeviceBuffer<long long> d_out(1);
   int wrong = 0;
   for (int r = 0; r < runs; ++r) {
     d_out.poison();
-    legacy.passes(d_in, d_out.data(), BlockCycleSlots{});
+    legacy(d_in, d_out.data(), BlockCycleSlots{});
     CUDA_CHECK(cudaGetLastError());
     if (d_out.to_host()[0] != reference) ++wrong;
   }
@@ -268,49 +265,56 @@ Report run_lesson(const Options& opt) {
   const DeviceReductionInput input = upload_reduction_input(n, opt.seed);
   const DeviceBuffer<int32_t>& d_in = input.values;
   DeviceBuffer<long long> d_out(1);
-  std::vector<Step> steps;
+
+  // The steps: each kernel applied in passes until one sum is left (ReduceInPasses). The steps
+  // refer to their passes, which a deque keeps in place as it grows.
+  std::deque<ReduceInPasses> passes;
+  const auto step = [&](std::string id, std::string teaches, int loads,
+                        BlockSumKernel<int32_t> first, BlockSumKernel<long long> later) {
+    passes.push_back(in_passes(loads, first, later, n));
+    return step_in_passes(std::move(id), std::move(teaches), passes.back(), d_in.data(),
+                          d_out.data());
+  };
   constexpr int kLoads = kLoadsPerThread;
-  steps.push_back(make_step("reduce_sequential_runtime_bound, 1 load", 1,
-                            block_kernel<reduce_sequential_runtime_bound<int32_t>>,
-                            block_kernel<reduce_sequential_runtime_bound<long long>>, n));
-  steps.push_back(make_step("reduce_sequential_addressing, 1 load", 1,
-                            block_kernel<reduce_sequential_addressing<1, int32_t>>,
-                            block_kernel<reduce_sequential_addressing<1, long long>>, n));
-  steps.push_back(make_step("reduce_sequential_addressing, 2 loads", 2,
-                            block_kernel<reduce_sequential_addressing<2, int32_t>>,
-                            block_kernel<reduce_sequential_addressing<2, long long>>, n));
-  steps.push_back(make_step("reduce_sequential_addressing" + kLoadsName, kLoads,
-                            block_kernel<reduce_sequential_addressing<kLoads, int32_t>>,
-                            block_kernel<reduce_sequential_addressing<kLoads, long long>>, n));
-  steps.push_back(make_step("reduce_last_warp_syncwarp" + kLoadsName, kLoads,
-                            block_kernel<reduce_last_warp_syncwarp<kLoads, int32_t>>,
-                            block_kernel<reduce_last_warp_syncwarp<kLoads, long long>>, n));
-  steps.push_back(make_step("reduce_last_warp_shuffle" + kLoadsName, kLoads,
-                            block_kernel<reduce_last_warp_shuffle<kLoads, int32_t>>,
-                            block_kernel<reduce_last_warp_shuffle<kLoads, long long>>, n));
-  steps.push_back(make_step("reduce_warp_shuffle_block" + kLoadsName, kLoads,
-                            block_kernel<reduce_warp_shuffle_block<kLoads, int32_t>>,
-                            block_kernel<reduce_warp_shuffle_block<kLoads, long long>>, n));
+  const std::vector<Step> steps = {
+      step("reduce_sequential_runtime_bound, 1 load",
+           "chapter 03's tree with sequential addressing: threads 0 .. stride-1 add", 1,
+           block_kernel<reduce_sequential_runtime_bound<int32_t>>,
+           block_kernel<reduce_sequential_runtime_bound<long long>>),
+      step("reduce_sequential_addressing, 1 load",
+           "the tree's loop bounded by a compile-time constant: the compiler unrolls it", 1,
+           block_kernel<reduce_sequential_addressing<1, int32_t>>,
+           block_kernel<reduce_sequential_addressing<1, long long>>),
+      step("reduce_sequential_addressing, 2 loads",
+           "the first add during the load: each thread starts from 2 elements", 2,
+           block_kernel<reduce_sequential_addressing<2, int32_t>>,
+           block_kernel<reduce_sequential_addressing<2, long long>>),
+      step("reduce_sequential_addressing" + kLoadsName,
+           "each thread starts from " + std::to_string(kLoads) + " elements, all loads in flight",
+           kLoads, block_kernel<reduce_sequential_addressing<kLoads, int32_t>>,
+           block_kernel<reduce_sequential_addressing<kLoads, long long>>),
+      step("reduce_last_warp_syncwarp" + kLoadsName,
+           "the last 64 values added by one warp, __syncwarp() instead of block barriers", kLoads,
+           block_kernel<reduce_last_warp_syncwarp<kLoads, int32_t>>,
+           block_kernel<reduce_last_warp_syncwarp<kLoads, long long>>),
+      step("reduce_last_warp_shuffle" + kLoadsName,
+           "the last warp adds in registers with __shfl_down_sync, not in shared memory", kLoads,
+           block_kernel<reduce_last_warp_shuffle<kLoads, int32_t>>,
+           block_kernel<reduce_last_warp_shuffle<kLoads, long long>>),
+      step("reduce_warp_shuffle_block" + kLoadsName,
+           "every warp shuffles from the start; only the warp sums meet: one barrier", kLoads,
+           block_kernel<reduce_warp_shuffle_block<kLoads, int32_t>>,
+           block_kernel<reduce_warp_shuffle_block<kLoads, long long>>),
+  };
   CubSum<int32_t, long long> cub_sum(d_in.data(), d_out.data(), n);
 
-  // Verify each step on its own poisoned output.
-  for (Step& s : steps) {
-    report.checks.push_back(check_device_sum(s.name, d_out.data(), input.sum, [&] {
-      s.passes(d_in.data(), d_out.data(), BlockCycleSlots{});
-    }));
-  }
-  report.checks.push_back(
-      check_device_sum("cub::DeviceReduce::Sum", d_out.data(), input.sum, cub_sum));
-
-  // Time every step and CUB in the same run.
+  // Each step and CUB checked on a poisoned sum, then all timed in the same run.
   Timer timer(device);
   const double bytes = double(n) * sizeof(int32_t);
-  for (Step& s : steps) {
-    report.rows.push_back(
-        measure_kernel(timer, opt.reps, s.name, bytes, s.passes.first_blocks(), double(n),
-                       [&](BlockCycleSlots slots) { s.passes(d_in.data(), d_out.data(), slots); }));
-  }
-  report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_sum));
+  run_steps(report, timer, opt.reps, bytes, steps, {{"cub::DeviceReduce::Sum", [&] { cub_sum(); }}},
+            [&](const std::string& id, auto run) {
+              return check_device_sum(id, d_out.data(), input.sum, run);
+            });
 
   report.notes.push_back(
       "cycles/block are of the first pass; time and GB/s cover all passes "
@@ -319,12 +323,12 @@ Report run_lesson(const Options& opt) {
     report.notes.push_back(run_unsafe_demo(d_in.data(), n, input.sum, 1000));
     // Timed too, so that what the safe forms cost is measured. Its sum is not checked (the
     // race may or may not show), so the row says UNSAFE.
-    Step legacy = make_step("reduce_last_warp_volatile" + kLoadsName + " (UNSAFE)", kLoads,
-                            block_kernel<reduce_last_warp_volatile<kLoads, int32_t>>,
-                            block_kernel<reduce_last_warp_volatile<kLoads, long long>>, n);
-    report.rows.push_back(measure_kernel(
-        timer, opt.reps, legacy.name, bytes, legacy.passes.first_blocks(), double(n),
-        [&](BlockCycleSlots slots) { legacy.passes(d_in.data(), d_out.data(), slots); }));
+    report.rows.push_back(measure_step(
+        timer, opt.reps, bytes,
+        step("reduce_last_warp_volatile" + kLoadsName + " (UNSAFE)",
+             "the legacy last warp: volatile without __syncwarp(), a data race (unchecked)", kLoads,
+             block_kernel<reduce_last_warp_volatile<kLoads, int32_t>>,
+             block_kernel<reduce_last_warp_volatile<kLoads, long long>>)));
   } else {
     report.notes.push_back(
         "the legacy volatile unrolling without __syncwarp() is a data race "

@@ -8,7 +8,7 @@
  * 16-byte vector loads with several in flight; the three ways to combine block sums (atomics,
  * a second launch on the block sums, the CPU), all measured; integer sums in 64 bits, exact
  * and deterministic; float sums, whose atomics are not deterministic, with a deterministic
- * two-pass variant next to them.
+ * two-pass step next to them.
  * Leaves out: a single-pass deterministic float sum (the "last block" pattern) and anything
  * past the sum (scans: chapter 06).
  */
@@ -18,6 +18,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "04_divergence_free/block_reduce.cuh"
@@ -27,6 +28,7 @@
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/steps.cuh"
 #include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
@@ -174,13 +176,15 @@ int grid_size(Kernel kernel, const DeviceFacts& device, int64_t n) {
 }
 //! [grid_size]
 
-/// The ways this chapter sums one array of T, each a launch function for measure_kernel, with
-/// the buffers they need. Every launch leaves the sum in result() (or, for the CPU finish, in
-/// host_sum).
+/// The ways this chapter sums one array of T, each a launch function of a step (step() makes
+/// one), with the buffers they need. Every launch leaves the sum in result() (or, for the CPU
+/// finish, in host_sum).
 template <typename T>
 class GridSums {
  public:
   using Acc = SumOf<T>;
+  /// The kernel of two_pass() and cpu_finish(): the blocks store their sums, one slot each.
+  static constexpr auto kPerBlockKernel = block_kernel<reduce_vectorized<Combine::kPerBlock, T>>;
 
   GridSums(const DeviceFacts& device, const T* d_in, int64_t n)
       : d_in_(d_in),
@@ -193,6 +197,20 @@ class GridSums {
   int grid() const { return grid_; }
   Acc* result() const { return d_out_.data(); }
 
+  /// A step of this type's table whose @p launch (a call of one of the functions below) clocks
+  /// the blocks of @p kernel: one grid of them over the n elements.
+  template <typename Kernel>
+  Step step(std::string id, std::string teaches, Kernel kernel,
+            std::function<void(BlockCycleSlots)> launch, std::string baseline = {}) const {
+    return {std::move(id),
+            std::move(teaches),
+            reinterpret_cast<const void*>(kernel),
+            grid_,
+            double(n_),
+            std::move(launch),
+            std::move(baseline)};
+  }
+
   /// Zeroes the result (a memset: a tiny second operation), then one kernel with atomics.
   template <typename Kernel>
   void atomic(Kernel kernel, BlockCycleSlots slots) {
@@ -201,14 +219,12 @@ class GridSums {
   }
   /// Block sums to memory, then a second launch of one block adds them: deterministic.
   void two_pass(BlockCycleSlots slots) {
-    block_kernel<reduce_vectorized<Combine::kPerBlock, T>>
-        <<<grid_, kBlockThreads>>>(slots, d_in_, n_, d_block_sums_.data());
+    kPerBlockKernel<<<grid_, kBlockThreads>>>(slots, d_in_, n_, d_block_sums_.data());
     reduce_block_sums<<<1, kBlockThreads>>>(d_block_sums_.data(), grid_, d_out_.data());
   }
   /// Block sums to memory, copied to the host, added there (in order: deterministic too).
   void cpu_finish(BlockCycleSlots slots) {
-    block_kernel<reduce_vectorized<Combine::kPerBlock, T>>
-        <<<grid_, kBlockThreads>>>(slots, d_in_, n_, d_block_sums_.data());
+    kPerBlockKernel<<<grid_, kBlockThreads>>>(slots, d_in_, n_, d_block_sums_.data());
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaMemcpy(h_block_sums_.data(), d_block_sums_.data(), grid_ * sizeof(Acc),
                           cudaMemcpyDeviceToHost));
@@ -257,7 +273,7 @@ std::string distinct_results(GridSums<float>& sums, int runs, Launch launch) {
 }
 
 /// Depth of the float summation trees (verify.hpp): how many additions one input can pass
-/// through on its way to the result, for the atomic and the two-pass variants.
+/// through on its way to the result, for the atomic and the two-pass steps.
 struct FloatDepths {
   int64_t atomic, two_pass;
 };
@@ -297,50 +313,64 @@ Report run_lesson(const Options& opt) {
   const double float_abs_sum = reference_sum_abs(h_floats);
   d_floats.copy_from(h_floats);
 
-  // The variants and their buffers.
+  // The ways to sum each type, and their buffers.
   GridSums<int32_t> ints(device, d_ints.data(), n);
   GridSums<float> floats(device, d_floats.data(), n);
   CubSum<int32_t, long long> cub_ints(d_ints.data(), ints.result(), n);
   CubSum<float, float> cub_floats(d_floats.data(), floats.result(), n);
 
-  struct Variant {
-    std::string name;
-    std::function<void(BlockCycleSlots)> launch;
+  // The int table. Each step clocks one grid of its first kernel; its row is compared with CUB
+  // on ints.
+  constexpr auto global_stride = block_kernel<reduce_global_stride<int32_t>>;
+  constexpr auto local_stride = block_kernel<reduce_local_stride<int32_t>>;
+  constexpr auto int_vectorized = block_kernel<reduce_vectorized<Combine::kAtomic, int32_t>>;
+  const std::string cpu_finish = "reduce_vectorized + CPU finish";
+  const std::vector<Step> int_steps = {
+      ints.step("reduce_global_stride + atomicAdd",
+                "a grid that fills the GPU once, striding by the grid; one atomicAdd per block",
+                global_stride, [&](BlockCycleSlots s) { ints.atomic(global_stride, s); }),
+      ints.step("reduce_local_stride + atomicAdd",
+                "a contiguous chunk per thread instead: the warp's loads are not coalesced",
+                local_stride, [&](BlockCycleSlots s) { ints.atomic(local_stride, s); }),
+      ints.step("reduce_vectorized + atomicAdd",
+                "the grid stride with 16-byte loads, " + std::to_string(kVectorsInFlight) +
+                    " in flight per thread",
+                int_vectorized, [&](BlockCycleSlots s) { ints.atomic(int_vectorized, s); }),
+      ints.step("reduce_vectorized + second launch",
+                "block sums to memory, added by a second launch of one block: deterministic",
+                ints.kPerBlockKernel, [&](BlockCycleSlots s) { ints.two_pass(s); }),
+      ints.step(cpu_finish, "block sums copied to the host and added there", ints.kPerBlockKernel,
+                [&](BlockCycleSlots s) { ints.cpu_finish(s); }),
   };
-  const std::vector<Variant> int_variants = {
-      {"reduce_global_stride + atomicAdd",
-       [&](BlockCycleSlots s) { ints.atomic(block_kernel<reduce_global_stride<int32_t>>, s); }},
-      {"reduce_local_stride + atomicAdd",
-       [&](BlockCycleSlots s) { ints.atomic(block_kernel<reduce_local_stride<int32_t>>, s); }},
-      {"reduce_vectorized + atomicAdd",
-       [&](BlockCycleSlots s) {
-         ints.atomic(block_kernel<reduce_vectorized<Combine::kAtomic, int32_t>>, s);
-       }},
-      {"reduce_vectorized + second launch", [&](BlockCycleSlots s) { ints.two_pass(s); }},
-  };
-  const std::vector<Variant> float_variants = {
-      {"float: reduce_vectorized + atomicAdd",
-       [&](BlockCycleSlots s) {
-         floats.atomic(block_kernel<reduce_vectorized<Combine::kAtomic, float>>, s);
-       }},
-      {"float: reduce_vectorized + second launch", [&](BlockCycleSlots s) { floats.two_pass(s); }},
-  };
-  const Variant cpu_finish = {"reduce_vectorized + CPU finish",
-                              [&](BlockCycleSlots s) { ints.cpu_finish(s); }};
 
-  // Verify every variant on a poisoned result. Ints: exact. Floats: within the rounding bound
-  // of each variant's summation depth (verify.hpp), stated in the check's rule.
-  for (const Variant& v : int_variants) {
-    report.checks.push_back(
-        check_device_sum(v.name, ints.result(), int_reference, [&] { v.launch({}); }));
-  }
-  ints.poison_block_sums();
-  cpu_finish.launch({});
-  report.checks.push_back(
-      check_exact("sum (" + cpu_finish.name + ")", ints.host_sum, int_reference));
-  report.checks.push_back(
-      check_device_sum("cub::DeviceReduce::Sum", ints.result(), int_reference, cub_ints));
+  // Each int step and CUB checked exactly on a poisoned result, then all timed in the same run.
+  Timer timer(device);
+  const double bytes = double(n) * 4;
+  run_steps(report, timer, opt.reps, bytes, int_steps,
+            {{"cub::DeviceReduce::Sum", [&] { cub_ints(); }}},
+            [&](const std::string& id, auto run) {
+              if (id != cpu_finish) return check_device_sum(id, ints.result(), int_reference, run);
+              ints.poison_block_sums();  // its sum is on the host: stale block sums must not pass
+              run();
+              return check_exact("sum (" + id + ")", ints.host_sum, int_reference);
+            });
 
+  // The float table: its rows are compared with CUB on floats, whose row is its own baseline.
+  // Each check allows the rounding bound of the step's summation depth (verify.hpp), stated in
+  // the check's rule: the atomic step's depth, or the two-pass step's.
+  constexpr auto float_vectorized = block_kernel<reduce_vectorized<Combine::kAtomic, float>>;
+  const std::string float_cub = "float: cub::DeviceReduce::Sum";
+  const std::vector<Step> float_steps = {
+      floats.step(
+          "float: reduce_vectorized + atomicAdd",
+          "the atomic sum on floats: the blocks' order of arrival changes the rounding",
+          float_vectorized, [&](BlockCycleSlots s) { floats.atomic(float_vectorized, s); },
+          float_cub),
+      floats.step(
+          "float: reduce_vectorized + second launch",
+          "the two-pass sum on floats: a fixed order, the same bits every run",
+          floats.kPerBlockKernel, [&](BlockCycleSlots s) { floats.two_pass(s); }, float_cub),
+  };
   const FloatDepths depth = float_depths(n, floats.grid());
   // CUB does not document its summation order, so no depth of its tree can be proved: its
   // float result is compared with an estimate and shown, but it does not decide the verdict.
@@ -350,32 +380,20 @@ Report run_lesson(const Options& opt) {
     CUDA_CHECK(cudaMemset(floats.result(), poison_byte<float>(), sizeof(float)));  // NaN
     run();
     CUDA_CHECK(cudaGetLastError());
-    report.checks.push_back(check_close("sum (" + name + ", depth " + std::to_string(k) + ")",
-                                        read_back(floats.result()), float_reference,
-                                        sum_tolerance(k, float_abs_sum)));
+    return check_close("sum (" + name + ", depth " + std::to_string(k) + ")",
+                       read_back(floats.result()), float_reference,
+                       sum_tolerance(k, float_abs_sum));
   };
-  check_floats(float_variants[0].name, depth.atomic, [&] { float_variants[0].launch({}); });
-  check_floats(float_variants[1].name, depth.two_pass, [&] { float_variants[1].launch({}); });
-  check_floats("float: cub::DeviceReduce::Sum, estimated", cub_depth, [&] { cub_floats(); });
-  report.checks.back().informative = true;
-
-  // Time everything in the same run. Each row is compared with CUB on the same type.
-  Timer timer(device);
-  const double bytes = double(n) * 4;
-  const auto time_variant = [&](const Variant& v, int grid) {
-    report.rows.push_back(
-        measure_kernel(timer, opt.reps, v.name, bytes, grid, double(n), v.launch));
-  };
-  for (const Variant& v : int_variants) time_variant(v, ints.grid());
-  time_variant(cpu_finish, ints.grid());
-  report.rows.push_back(measure_vendor(timer, opt.reps, "cub::DeviceReduce::Sum", bytes, cub_ints));
-  for (const Variant& v : float_variants) {
-    time_variant(v, floats.grid());
-    report.rows.back().baseline = "float: cub::DeviceReduce::Sum";
-  }
-  report.rows.push_back(
-      measure_vendor(timer, opt.reps, "float: cub::DeviceReduce::Sum", bytes, cub_floats));
-  report.rows.back().baseline = report.rows.back().name;
+  run_steps(report, timer, opt.reps, bytes, float_steps,
+            {{float_cub, [&] { cub_floats(); }, float_cub}}, [&](const std::string& id, auto run) {
+              if (id == float_cub) {
+                Check estimated = check_floats(id + ", estimated", cub_depth, run);
+                estimated.informative = true;
+                return estimated;
+              }
+              const int64_t k = id == float_steps[0].id ? depth.atomic : depth.two_pass;
+              return check_floats(id, k, run);
+            });
 
   report.notes.push_back(
       "grid: " + std::to_string(ints.grid()) + " blocks of " + std::to_string(kBlockThreads) +
@@ -388,8 +406,8 @@ Report run_lesson(const Options& opt) {
                          std::to_string(cub_depth));
   constexpr int kRuns = 20;
   report.notes.push_back(
-      "float atomics: " + distinct_results(floats, kRuns, [&] { float_variants[0].launch({}); }) +
-      "; two-pass: " + distinct_results(floats, kRuns, [&] { float_variants[1].launch({}); }) +
+      "float atomics: " + distinct_results(floats, kRuns, [&] { float_steps[0].launch({}); }) +
+      "; two-pass: " + distinct_results(floats, kRuns, [&] { float_steps[1].launch({}); }) +
       "; int atomics are exact, so always the same");
   return report;
 }

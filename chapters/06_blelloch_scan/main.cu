@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/steps.cuh"
 #include "tutorial/vendor/cub_scan.cuh"
 
 namespace {
@@ -32,38 +34,13 @@ namespace {
 using namespace tutorial;
 using namespace chapter06;
 
-/// The chapter's steps, in the order the page teaches them.
-enum class Step { kNaive, kPadded, kCoarse, kReduceThenScan };
-constexpr Step kSteps[] = {Step::kNaive, Step::kPadded, Step::kCoarse, Step::kReduceThenScan};
+/// How a step cuts the input: tiles of 1024 elements, two a thread, every element a leaf of
+/// the tree (steps 1 and 2), or tiles of 2048, eight a thread, whose sums are the leaves
+/// (steps 3 and 4).
+enum class TileShape { kPairs, kCoarse };
 
-std::string step_name(Step step) {
-  switch (step) {
-    case Step::kNaive:
-      return "scan_blelloch_naive";
-    case Step::kPadded:
-      return "scan_blelloch_padded";
-    case Step::kCoarse:
-      return "scan_blelloch_coarse";
-    case Step::kReduceThenScan:
-      return "scan_reduce_then_scan";
-  }
-  return "";
-}
-
-bool uses_pair_tiles(Step step) {
-  return step == Step::kNaive || step == Step::kPadded;
-}
-
-int64_t step_tile(Step step) {
-  return uses_pair_tiles(step) ? kPairTile : kCoarseTile;
-}
-
-/// Bytes per element each step's loads and stores ask for (counted, not measured; the tile
-/// totals, 1/1024 as many, left out). The page sets the DRAM bytes Nsight Compute measured
-/// beside them.
-double step_bytes_per_element(Step step, double in_bytes, double out_bytes) {
-  if (step == Step::kReduceThenScan) return in_bytes + in_bytes + out_bytes;  // sum, scan
-  return in_bytes + out_bytes + 2 * out_bytes;  // scan the tiles, then add the offsets back
+int64_t tile_size(TileShape tiles) {
+  return tiles == TileShape::kPairs ? kPairTile : kCoarseTile;
 }
 
 int log2_of(int power_of_two) {
@@ -74,8 +51,8 @@ int log2_of(int power_of_two) {
 
 //! [scan_depth]
 /**
- * @brief How many additions (at most) any input passes through on its way to any output of
- *        @p step scanning @p n values: the depth k of the float bound in verify.hpp.
+ * @brief How many additions (at most) any input passes through on its way to any output of a
+ *        scan of @p n values in @p tiles: the depth k of the float bound in verify.hpp.
  *
  * Inside a tile: the Blelloch tree over 2^L leaves adds at most L times going up and L times
  * coming down, +1 for inclusive; a coarse thread adds up to 8 values before the tree (over
@@ -83,10 +60,10 @@ int log2_of(int power_of_two) {
  * a tile total (the up-sweep's depth) and then through the scan of the totals (the same
  * bound, one level up), is added once more.
  */
-int64_t scan_depth(Step step, int64_t n) {
-  const int64_t tile = step_tile(step);
+int64_t scan_depth(TileShape tiles, int64_t n) {
+  const int64_t tile = tile_size(tiles);
   int64_t in_tile = 0, tile_total = 0;
-  if (uses_pair_tiles(step)) {
+  if (tiles == TileShape::kPairs) {
     in_tile = 2 * log2_of(kPairTile) + 1;
     tile_total = log2_of(kPairTile);
   } else {
@@ -94,7 +71,7 @@ int64_t scan_depth(Step step, int64_t n) {
     tile_total = (kItemsPerThread - 1) + log2_of(kCoarseThreads);
   }
   if (n <= tile) return in_tile;
-  return in_tile + 1 + tile_total + scan_depth(step, tile_count(n, tile));
+  return in_tile + 1 + tile_total + scan_depth(tiles, tile_count(n, tile));
 }
 //! [scan_depth]
 
@@ -109,37 +86,16 @@ struct UniformDepth {
   std::string text() const { return std::to_string(depth); }
 };
 
-/// Every step for one pair of types, with the device scratch of both tile sizes.
-template <typename In, typename Out>
-class Steps {
- public:
-  explicit Steps(int64_t n) : n_(n), pair_levels_(n, kPairTile), coarse_levels_(n, kCoarseTile) {}
-
-  void run(Step step, const In* in, Out* out, bool inclusive, BlockCycleSlots slots) const {
-    switch (step) {
-      case Step::kNaive:
-        return scan_then_propagate<PairTiles<false>>(in, n_, out, inclusive, pair_levels_, 0,
-                                                     slots);
-      case Step::kPadded:
-        return scan_then_propagate<PairTiles<true>>(in, n_, out, inclusive, pair_levels_, 0, slots);
-      case Step::kCoarse:
-        return scan_then_propagate<CoarseTiles>(in, n_, out, inclusive, coarse_levels_, 0, slots);
-      case Step::kReduceThenScan:
-        return reduce_then_scan(in, n_, out, inclusive, coarse_levels_, 0, slots);
-    }
-  }
-
- private:
-  int64_t n_;
-  TileLevels<Out> pair_levels_, coarse_levels_;
-};
-
 /// The integer scan: int32 in, int64 out. |x| <= 2^20 and n < 2^42 keep every prefix below
-/// 2^62: int64 cannot overflow, so the check is exact.
+/// 2^62: int64 cannot overflow, so the check is exact. Its table comes first: its rows are
+/// named by their steps and compared with its first vendor row, at the report's intensity.
 struct IntegerScan {
   using In = int32_t;
   using Out = int64_t;
   static constexpr const char* kType = "int64";
+  static constexpr const char* kPrefix = "";
+  static constexpr const char* kBaseline = "";
+  static constexpr double kOpsPerByte = 0;            ///< 0: the report's
   static constexpr bool kEstimatedForVendor = false;  ///< CUB's integer scan is checked exactly
   static std::vector<In> input(int64_t n, uint64_t seed) {
     return random_ints(n, seed, -(1 << 20), 1 << 20);
@@ -153,11 +109,15 @@ struct IntegerScan {
 
 /// The float scan: float in and out, inputs in [0.5, 1.5). All positive, so the prefix of
 /// |x| in the rounding bound is the reference itself; each prefix of such floats (multiples
-/// of 2^-24 below 2^53 * 2^-24) is exact in the double reference.
+/// of 2^-24 below 2^53 * 2^-24) is exact in the double reference. Its rows are named
+/// "float: ...", each compared with CUB's float scan at one add per float in and out.
 struct FloatScan {
   using In = float;
   using Out = float;
   static constexpr const char* kType = "float";
+  static constexpr const char* kPrefix = "float: ";
+  static constexpr const char* kBaseline = "float: cub::DeviceScan::InclusiveSum";
+  static constexpr double kOpsPerByte = 1.0 / (2 * sizeof(float));
   static constexpr bool kEstimatedForVendor = true;  ///< CUB's bound rests on CubDepthEstimate
   static std::vector<In> input(int64_t n, uint64_t seed) {
     return random_floats(n, seed, 0.5f, 1.5f);
@@ -169,22 +129,17 @@ struct FloatScan {
   }
 };
 
-/// What one type's run adds to the report.
-struct TypeResult {
-  std::vector<Row> rows;
-  std::vector<std::string> notes;
-};
-
 /**
- * @brief Verifies every step and CUB on poisoned outputs (inclusive, then exclusive for the
- *        last step and CUB), then times them all in one run.
+ * @brief One type's table: every step and CUB verified on poisoned outputs and timed in one
+ *        run (run_steps), then the last step and CUB verified exclusive.
+ * @return the note of the bytes per element each step's loads and stores ask for.
  */
 template <typename Scan>
-TypeResult run_type(const Options& opt, Timer& timer, Report& report) {
+std::string run_type(const Options& opt, Timer& timer, Report& report) {
   using In = typename Scan::In;
   using Out = typename Scan::Out;
   const int64_t n = opt.n;
-  const std::string type = Scan::kType;
+  const std::string type = Scan::kType, prefix = Scan::kPrefix;
 
   // Device memory first: a size that cannot fit fails here (exit 3), before the host works.
   DeviceBuffer<In> d_in(n);
@@ -192,7 +147,7 @@ TypeResult run_type(const Options& opt, Timer& timer, Report& report) {
   const std::vector<In> h_in = Scan::input(n, opt.seed);
   d_in.copy_from(h_in);
   auto reference = reference_inclusive_scan(h_in);  // one pass; int64 or double
-  const Steps<In, Out> steps(n);
+  const TileLevels<Out> pair_levels(n, kPairTile), coarse_levels(n, kCoarseTile);
   CubScan<In, Out> cub_inclusive(d_in.data(), d_out.data(), n, CubCall::kInclusiveSum);
   CubScan<In, Out> cub_exclusive(d_in.data(), d_out.data(), n, CubCall::kExclusiveSum);
   CubScan<In, Out> cub_scan_init(d_in.data(), d_out.data(), n, CubCall::kInclusiveScanInit);
@@ -201,73 +156,113 @@ TypeResult run_type(const Options& opt, Timer& timer, Report& report) {
   std::vector<Out> h_out(static_cast<size_t>(n));
   const HostPin pin(h_out);
 
-  const auto check_step = [&](Step step, bool inclusive, const std::string& kind) {
+  // The steps, in the order the page teaches them, each an inclusive scan of d_in into d_out.
+  // Tiles (PairTiles, CoarseTiles) gives the tile kernel whose blocks a step clocks, and its tile.
+  const In* in = d_in.data();
+  Out* out = d_out.data();
+  const auto step = [&](auto tiles, std::string name, std::string teaches,
+                        std::function<void(BlockCycleSlots)> scan) {
+    using Tiles = decltype(tiles);
+    return Step{prefix + name,
+                std::move(teaches),
+                reinterpret_cast<const void*>(Tiles::template kernel<In, Out>),
+                tile_count(n, Tiles::kTile),
+                double(n),
+                std::move(scan),
+                Scan::kBaseline};
+  };
+  // Steps 1-3 scan the tiles and add the offsets back; step 4 sums the tiles first.
+  const auto propagate = [&](auto tiles, const TileLevels<Out>& levels) {
+    using Tiles = decltype(tiles);
+    return [in, out, n, &levels](BlockCycleSlots slots) {
+      scan_then_propagate<Tiles>(in, n, out, true, levels, 0, slots);
+    };
+  };
+  const std::vector<Step> steps = {
+      step(PairTiles<false>{}, "scan_blelloch_naive",
+           "the Blelloch tree over tiles of 1024; tile totals scanned likewise, added back",
+           propagate(PairTiles<false>{}, pair_levels)),
+      step(PairTiles<true>{}, "scan_blelloch_padded",
+           "the same tree with pad slots: its strided accesses spread over all banks",
+           propagate(PairTiles<true>{}, pair_levels)),
+      step(CoarseTiles{}, "scan_blelloch_coarse",
+           "8 elements a thread, scanned in registers; the tree only over 256 thread sums",
+           propagate(CoarseTiles{}, coarse_levels)),
+      step(CoarseTiles{}, "scan_reduce_then_scan",
+           "the tiles summed first, then scanned from their offsets: the output written once",
+           [&](BlockCycleSlots slots) {
+             reduce_then_scan(in, n, out, true, coarse_levels, 0, slots);
+           }),
+  };
+  const std::vector<VendorStep> vendors = {
+      {prefix + "cub::DeviceScan::InclusiveSum", [&] { cub_inclusive(); }, Scan::kBaseline},
+      {prefix + "cub::DeviceScan::InclusiveScanInit", [&] { cub_scan_init(); }, Scan::kBaseline},
+  };
+
+  // The float bound of a step is that of its tiles: those of the coarse kernel, or pairs.
+  const auto depth_of = [&](const Step& step) {
+    const bool coarse = step.kernel == reinterpret_cast<const void*>(CoarseTiles::kernel<In, Out>);
+    return UniformDepth{scan_depth(coarse ? TileShape::kCoarse : TileShape::kPairs, n)};
+  };
+  const auto check = [&](const std::string& what, const auto& depth,
+                         const std::function<void()>& run) {
     d_out.poison();
-    steps.run(step, d_in.data(), d_out.data(), inclusive, BlockCycleSlots{});
+    run();
     CUDA_CHECK(cudaGetLastError());
     d_out.copy_to(h_out);
-    report.checks.push_back(Scan::check(type + " " + kind + " scan (" + step_name(step) + ")",
-                                        h_out, reference, UniformDepth{scan_depth(step, n)}));
+    return Scan::check(type + " " + what, h_out, reference, depth);
   };
-  const auto check_cub = [&](CubScan<In, Out>& cub, const std::string& name) {
-    d_out.poison();
-    cub();
-    d_out.copy_to(h_out);
-    report.checks.push_back(Scan::check(type + " " + name, h_out, reference, CubDepthEstimate{}));
+  const auto check_cub = [&](const std::string& name, const std::function<void()>& run) {
+    Check result = check(name, CubDepthEstimate{}, run);
     // Integers are exact, a proof; a float bound from an estimated depth is not (see
     // CubDepthEstimate): shown, but CUB's float scan does not decide the verdict.
-    report.checks.back().informative = Scan::kEstimatedForVendor;
+    result.informative = Scan::kEstimatedForVendor;
+    return result;
   };
-  for (Step step : kSteps) check_step(step, true, "inclusive");
-  check_cub(cub_inclusive, "cub::DeviceScan::InclusiveSum");
-  check_cub(cub_scan_init, "cub::DeviceScan::InclusiveScanInit");
+
+  // Every step and CUB checked inclusive, then all timed in one run. The rate counts the bytes
+  // every scan must move: n in, n out.
+  const size_t first_row = report.rows.size();
+  run_steps(report, timer, opt.reps, double(n) * (sizeof(In) + sizeof(Out)), steps, vendors,
+            [&](const std::string& id, const std::function<void()>& run) {
+              const std::string name = id.substr(prefix.size());
+              const Step* step = find_step(steps, id);
+              return step ? check("inclusive scan (" + name + ")", depth_of(*step), run)
+                          : check_cub(name, run);
+            });
+  for (size_t i = first_row; i < report.rows.size(); ++i) {
+    report.rows[i].ops_per_byte = Scan::kOpsPerByte;
+  }
+
   //! [exclusive_reference]
   // Inclusive to exclusive on the CPU: shift right by one and put the identity in front.
   std::rotate(reference.rbegin(), reference.rbegin() + 1, reference.rend());
   reference[0] = 0;
   //! [exclusive_reference]
-  check_step(Step::kReduceThenScan, false, "exclusive");
-  check_cub(cub_exclusive, "cub::DeviceScan::ExclusiveSum");
+  const Step& last = steps.back();
+  report.checks.push_back(
+      check("exclusive scan (" + last.id.substr(prefix.size()) + ")", depth_of(last),
+            [&] { reduce_then_scan(in, n, out, false, coarse_levels, 0, BlockCycleSlots{}); }));
+  report.checks.push_back(check_cub("cub::DeviceScan::ExclusiveSum", [&] { cub_exclusive(); }));
 
-  // Time all in one run. The rate counts the bytes every scan must move: n in, n out.
-  TypeResult result;
-  const double bytes = double(n) * (sizeof(In) + sizeof(Out));
-  for (Step step : kSteps) {
-    const auto launch = [&](BlockCycleSlots slots) {
-      steps.run(step, d_in.data(), d_out.data(), true, slots);
-    };
-    result.rows.push_back(measure_kernel(timer, opt.reps, step_name(step), bytes,
-                                         tile_count(n, step_tile(step)), double(n), launch));
-  }
-  result.rows.push_back(
-      measure_vendor(timer, opt.reps, "cub::DeviceScan::InclusiveSum", bytes, cub_inclusive));
-  result.rows.push_back(
-      measure_vendor(timer, opt.reps, "cub::DeviceScan::InclusiveScanInit", bytes, cub_scan_init));
-
+  // Bytes per element each step's loads and stores ask for (counted, not measured; the tile
+  // totals, 1/1024 as many, left out): steps 1-3 read the input and write the output, then read
+  // and write it again to add the offsets; step 4, the last, reads the input twice (sum, scan)
+  // and writes once. The page sets the DRAM bytes Nsight Compute measured beside them.
+  const double in_bytes = sizeof(In), out_bytes = sizeof(Out);
   std::string moved = type + ": bytes per element, counted (in " + std::to_string(sizeof(In)) +
                       " B, out " + std::to_string(sizeof(Out)) + " B):";
-  for (Step step : kSteps) {
-    moved += " " + step_name(step) + " " +
-             format_number(step_bytes_per_element(step, sizeof(In), sizeof(Out)));
+  for (const Step& step : steps) {
+    const double bytes =
+        &step == &last ? in_bytes + in_bytes + out_bytes : in_bytes + out_bytes + 2 * out_bytes;
+    moved += " " + step.id.substr(prefix.size()) + " " + format_number(bytes);
   }
-  result.notes.push_back(moved + "; CUB " + format_number(double(sizeof(In) + sizeof(Out))) +
-                         ", the minimum the rate column counts");
-  return result;
-}
-
-/// The float rows join the table named "float: ...", each compared with CUB's float scan.
-void append_float_rows(std::vector<Row> float_rows, std::vector<Row>& table) {
-  const std::string yardstick = "float: cub::DeviceScan::InclusiveSum";
-  for (Row& row : float_rows) {
-    row.name = "float: " + row.name;
-    row.baseline = yardstick;
-    row.ops_per_byte = 1.0 / (2 * sizeof(float));  // the roofline: one add per float in and out
-    table.push_back(row);
-  }
+  return moved + "; CUB " + format_number(in_bytes + out_bytes) +
+         ", the minimum the rate column counts";
 }
 
 const ChapterInfo kChapter{"06_blelloch_scan", "work-efficient (Blelloch) prefix sum of any length",
-                           step_name(Step::kReduceThenScan)};
+                           "scan_reduce_then_scan"};
 
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
@@ -282,18 +277,16 @@ Report run_lesson(const Options& opt) {
   report.op_name = "add";
 
   Timer timer(device);
-  TypeResult integers = run_type<IntegerScan>(opt, timer, report);
-  TypeResult floats = run_type<FloatScan>(opt, timer, report);
-  report.rows = integers.rows;
+  const std::string integer_bytes = run_type<IntegerScan>(opt, timer, report);
+  const std::string float_bytes = run_type<FloatScan>(opt, timer, report);
 
   const Summary& naive = *report.rows[0].block_cycles;
   const Summary& padded = *report.rows[1].block_cycles;
   report.notes.push_back("bank conflicts: padding the tree took the median block from " +
                          format_number(naive.median) + " to " + format_number(padded.median) +
                          " cycles (int64 elements, 1024 per tile)");
-  report.notes.insert(report.notes.end(), integers.notes.begin(), integers.notes.end());
-  report.notes.insert(report.notes.end(), floats.notes.begin(), floats.notes.end());
-  append_float_rows(floats.rows, report.rows);
+  report.notes.push_back(integer_bytes);
+  report.notes.push_back(float_bytes);
   return report;
 }
 

@@ -45,23 +45,30 @@ class TileLevels {
 template <bool Padded>
 struct PairTiles {
   static constexpr int kTile = kPairTile;
+  /// The kernel scan() launches: scan_tile_pairs in the harness's clocked kernel.
+  template <typename In, typename Out>
+  static constexpr auto kernel =
+      tutorial::clocked_kernel<scan_tile_pairs<Padded, In, Out>, kPairThreads>;
   template <typename In, typename Out>
   static void scan(const In* in, int64_t n, Out* out, Out* totals, bool inclusive,
                    BlockCycleSlots slots) {
-    tutorial::clocked_kernel<scan_tile_pairs<Padded, In, Out>, kPairThreads>
-        <<<tile_count(n, kTile), kPairThreads>>>(slots, in, n, out, totals, inclusive);
+    kernel<In, Out><<<tile_count(n, kTile), kPairThreads>>>(slots, in, n, out, totals, inclusive);
   }
 };
 
 /// Step 3: the coarse-tile kernel.
 struct CoarseTiles {
   static constexpr int kTile = kCoarseTile;
+  /// The kernel scan() launches, and reduce_then_scan() for its last pass: scan_tile_coarse in
+  /// the harness's clocked kernel.
+  template <typename In, typename Out>
+  static constexpr auto kernel =
+      tutorial::clocked_kernel<scan_tile_coarse<In, Out>, kCoarseThreads>;
   template <typename In, typename Out>
   static void scan(const In* in, int64_t n, Out* out, Out* totals, bool inclusive,
                    BlockCycleSlots slots) {
-    tutorial::clocked_kernel<scan_tile_coarse<In, Out>, kCoarseThreads>
-        <<<tile_count(n, kTile), kCoarseThreads>>>(slots, in, n, out, totals,
-                                                   static_cast<const Out*>(nullptr), inclusive);
+    kernel<In, Out><<<tile_count(n, kTile), kCoarseThreads>>>(
+        slots, in, n, out, totals, static_cast<const Out*>(nullptr), inclusive);
   }
 };
 

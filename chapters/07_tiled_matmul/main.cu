@@ -15,6 +15,7 @@
  */
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -30,6 +31,7 @@
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/steps.cuh"
 #include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace {
@@ -121,15 +123,6 @@ __device__ void matmul_tiled(const float* __restrict__ a, const float* __restric
 // ---------------------------------------------------------------------------------------------
 // The lesson.
 
-/// One kernel of the chapter with its launch shape (1-D grid, 1-D blocks).
-struct Variant {
-  std::string name;
-  const char* profiled;  ///< the kernel as Nsight Compute names it (tools/profile.py)
-  MatmulKernel kernel;
-  int64_t blocks;
-  int threads;
-};
-
 const ChapterInfo kChapter{"07_tiled_matmul",
                            "C = A * B in FP32: naive, shared-memory tiles, register tiles",
                            "register_tiled_8x8"};
@@ -141,33 +134,40 @@ Report run_lesson(const Options& opt) {
 
   // Device buffers first: a size that cannot fit fails here (exit 3), before any input is made.
   MatmulRun run(opt);
-  report.checks.push_back(check_sampled("cublasSgemm", run.reference.vendor_c(), run.problem));
 
   const int64_t mn = m * n;  // fits: C was allocated
   const auto tiles = [&](int64_t height, int64_t width) {
     return grid_blocks(ceil_div(m, height) * ceil_div(n, width));
   };
-  const Variant variants[] = {
-      {"naive_down_columns", "matmul_naive<0>",
-       clocked_kernel<matmul_naive<NaiveOrder::kDownColumns>, kNaiveThreads>,
-       grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads},
-      {"naive_along_rows", "matmul_naive<1>",
-       clocked_kernel<matmul_naive<NaiveOrder::kAlongRows>, kNaiveThreads>,
-       grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads},
-      {"tiled_16x16", "matmul_tiled<16, 0>", clocked_kernel<matmul_tiled<16>, 16 * 16>,
-       tiles(16, 16), 16 * 16},
-      {"tiled_32x32", "matmul_tiled<32, 0>", clocked_kernel<matmul_tiled<32>, 32 * 32>,
-       tiles(32, 32), 32 * 32},
-      {"register_tiled_8x8", "matmul_register_tiled<0>", register_tiled_kernel,
-       tiles(kRegTileM, kRegTileN), kRegThreads},
+  const std::vector<Step> steps = {
+      run.step("naive_down_columns",
+               "one thread per element of C, a warp down a column of C: its loads of A and "
+               "stores of C do not coalesce",
+               clocked_kernel<matmul_naive<NaiveOrder::kDownColumns>, kNaiveThreads>,
+               grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads),
+      run.step("naive_along_rows",
+               "a warp along a row of C instead: B's loads and C's stores coalesce",
+               clocked_kernel<matmul_naive<NaiveOrder::kAlongRows>, kNaiveThreads>,
+               grid_blocks(ceil_div(mn, kNaiveThreads)), kNaiveThreads),
+      run.step(
+          "tiled_16x16",
+          "16 x 16 tiles of A and B in shared memory: an element loaded once a block, not a thread",
+          clocked_kernel<matmul_tiled<16>, 16 * 16>, tiles(16, 16), 16 * 16),
+      run.step("tiled_32x32", "32 x 32 tiles: 8 FLOPs per byte loaded instead of 4",
+               clocked_kernel<matmul_tiled<32>, 32 * 32>, tiles(32, 32), 32 * 32),
+      run.step("register_tiled_8x8",
+               "8 x 8 elements of C a thread, in registers: 0.25 shared floats per FMA, not 2",
+               register_tiled_kernel, tiles(kRegTileM, kRegTileN), kRegThreads),
   };
 
-  // Each variant: time it and check the C its runs left (MatmulRun::time_and_check).
+  // Each step and cuBLAS checked on a poisoned C (MatmulRun::verify), then all timed in the
+  // same run; the headline is also checked against the CPU at sampled entries.
   Timer timer(device);
-  for (const Variant& v : variants) {
-    run.time_and_check(report, timer, opt.reps, v.name, v.profiled, v.kernel, v.blocks, v.threads);
-  }
-  run.time_cublas(report, timer, opt.reps);
+  run_steps(report, timer, opt.reps, run.flops(), steps, {run.cublas_step()},
+            [&](const std::string& id, const std::function<void()>& launch) {
+              return run.verify(id, launch);
+            });
+  report.checks.push_back(run.check_headline_sampled(find_step(steps, kChapter.headline)));
 
   report.notes.push_back(
       "FLOPs per byte loaded from global memory: naive 0.25, tiled_16x16 4, "

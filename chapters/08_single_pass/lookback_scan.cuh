@@ -429,6 +429,16 @@ inline constexpr auto scan_single_pass_blocked_kernel =
     tutorial::clocked_kernel<scan_single_pass_blocked<kWait, In, Out>, TileShape<Out>::kThreads,
                              TileShape<Out>::kBlocksPerSm, tutorial::ClockStart::kShared>;
 
+/// The kernel SinglePassScan::run launches for Out's arrangement: the one whose blocks it clocks.
+template <Wait kWait, typename In, typename Out>
+const void* single_pass_kernel() {
+  if constexpr (TileShape<Out>::kArrangement == Arrangement::kStriped) {
+    return reinterpret_cast<const void*>(scan_single_pass_kernel<kWait, In, Out>);
+  } else {
+    return reinterpret_cast<const void*>(scan_single_pass_blocked_kernel<kWait, In, Out>);
+  }
+}
+
 /// Threads of a copy block.
 constexpr int kCopyThreads = 256;
 

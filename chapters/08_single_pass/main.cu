@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -29,6 +30,7 @@
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
+#include "tutorial/harness/steps.cuh"
 #include "tutorial/vendor/cub_scan.cuh"
 #include "tutorial/vendor/cub_sum.cuh"
 
@@ -80,6 +82,27 @@ class OnePassSums {
   void last_block(BlockCycleSlots slots) {
     reduce_one_pass_kernel<Finish::kLastBlock, T>
         <<<grid_, kReduceThreads>>>(slots, in_, n_, result_.data(), state());
+  }
+
+  /// Each as a step of the table: its row named with @p prefix ("" or "float: ") and compared
+  /// with CUB's sum of the same type.
+  Step atomic_step(const std::string& prefix) {
+    return {prefix + "reduce + memset + atomicAdd",
+            "chapter 05's finish: a memset of the sum, then one atomicAdd per block",
+            reinterpret_cast<const void*>(reduce_one_pass_kernel<Finish::kAtomic, T>),
+            grid_,
+            double(n_),
+            [this](BlockCycleSlots slots) { atomic(slots); },
+            prefix + "cub::DeviceReduce::Sum"};
+  }
+  Step last_block_step(const std::string& prefix) {
+    return {prefix + "reduce_last_block",
+            "one launch: the last block to take a ticket adds the partials, in a fixed order",
+            reinterpret_cast<const void*>(reduce_one_pass_kernel<Finish::kLastBlock, T>),
+            grid_,
+            double(n_),
+            [this](BlockCycleSlots slots) { last_block(slots); },
+            prefix + "cub::DeviceReduce::Sum"};
   }
 
  private:
@@ -138,57 +161,48 @@ void run_reductions(const Options& opt, const DeviceFacts& device, Timer& timer,
   CubSum<int32_t, long long> cub_ints(ints_in.values.data(), ints.result(), n);
   CubSum<float, float> cub_floats(d_floats.data(), floats.result(), n);
 
-  report.checks.push_back(check_device_sum("reduce + memset + atomicAdd", ints.result(),
-                                           ints_in.sum, [&] { ints.atomic({}); }));
-  report.checks.push_back(check_device_sum("reduce_last_block", ints.result(), ints_in.sum,
-                                           [&] { ints.last_block({}); }));
-  report.checks.push_back(
-      check_device_sum("cub::DeviceReduce::Sum", ints.result(), ints_in.sum, cub_ints));
+  // The ints: every step and CUB checked exactly on a poisoned sum, then all timed in one run.
+  // The rate counts the 4 bytes of each input element (an int32 or a float).
+  const double bytes = 4.0 * n;
+  const size_t first_row = report.rows.size();
+  run_steps(report, timer, opt.reps, bytes, {ints.atomic_step(""), ints.last_block_step("")},
+            {{"cub::DeviceReduce::Sum", [&] { cub_ints(); }, "cub::DeviceReduce::Sum"}},
+            [&](const std::string& id, const std::function<void()>& run) {
+              return check_device_sum(id, ints.result(), ints_in.sum, run);
+            });
 
-  // Float depth: a thread's serial adds, log2(256) in the block, then the finish: up to one
-  // add per block with atomics; the last block adds ceil(grid / 256) partials per thread and
-  // log2(256) more.
+  // The floats, within the bound of their summation depth. Float depth: a thread's serial
+  // adds, log2(256) in the block, then the finish: up to one add per block with atomics; the
+  // last block adds ceil(grid / 256) partials per thread and log2(256) more.
+  const Step float_atomic = floats.atomic_step("float: ");
+  const Step float_last = floats.last_block_step("float: ");
+  const VendorStep cub_float_sum{"float: cub::DeviceReduce::Sum", [&] { cub_floats(); },
+                                 "float: cub::DeviceReduce::Sum"};
   const int64_t threads = int64_t{floats.grid()} * kReduceThreads;
   const int64_t serial = 4 * ((n / 4 + threads - 1) / threads) + 1;
   const int64_t depth_atomic = serial + 8 + floats.grid();
   const int64_t depth_last = serial + 8 + (floats.grid() + kReduceThreads - 1) / kReduceThreads + 8;
-  const auto check_float = [&](const std::string& name, int64_t depth,
-                               const std::function<void()>& run) {
-    CUDA_CHECK(cudaMemset(floats.result(), poison_byte<float>(), sizeof(float)));  // NaN
-    run();
-    CUDA_CHECK(cudaGetLastError());
-    report.checks.push_back(check_close("sum (" + name + ", depth " + std::to_string(depth) + ")",
-                                        read_back(floats.result()), float_reference,
-                                        sum_tolerance(depth, float_reference)));
-  };
-  check_float("float: reduce + memset + atomicAdd", depth_atomic, [&] { floats.atomic({}); });
-  check_float("float: reduce_last_block", depth_last, [&] { floats.last_block({}); });
-  check_float("float: cub::DeviceReduce::Sum, estimated", summation_depth(n, 128) + 64,
-              [&] { cub_floats(); });
-  report.checks.back().informative = true;  // CUB's order is its own: an estimate (chapter 05)
-
-  const double bytes = 4.0 * n;
-  const auto time_ours = [&](const std::string& name, int grid, const std::string& vendor,
-                             const std::function<void(BlockCycleSlots)>& launch) {
-    report.rows.push_back(measure_kernel(timer, opt.reps, name, bytes, grid, double(n), launch));
-    report.rows.back().baseline = vendor;
-    report.rows.back().ops_per_byte = 1.0 / 4;
-  };
-  const auto time_vendor = [&](const std::string& name, const std::function<void()>& launch) {
-    report.rows.push_back(measure_vendor(timer, opt.reps, name, bytes, launch));
-    report.rows.back().baseline = name;
-    report.rows.back().ops_per_byte = 1.0 / 4;
-  };
-  time_ours("reduce + memset + atomicAdd", ints.grid(), "cub::DeviceReduce::Sum",
-            [&](BlockCycleSlots s) { ints.atomic(s); });
-  time_ours("reduce_last_block", ints.grid(), "cub::DeviceReduce::Sum",
-            [&](BlockCycleSlots s) { ints.last_block(s); });
-  time_vendor("cub::DeviceReduce::Sum", [&] { cub_ints(); });
-  time_ours("float: reduce + memset + atomicAdd", floats.grid(), "float: cub::DeviceReduce::Sum",
-            [&](BlockCycleSlots s) { floats.atomic(s); });
-  time_ours("float: reduce_last_block", floats.grid(), "float: cub::DeviceReduce::Sum",
-            [&](BlockCycleSlots s) { floats.last_block(s); });
-  time_vendor("float: cub::DeviceReduce::Sum", [&] { cub_floats(); });
+  const std::map<std::string, int64_t> depth = {
+      {float_atomic.id, depth_atomic},
+      {float_last.id, depth_last},
+      {cub_float_sum.id, summation_depth(n, 128) + 64}};  // CUB's order is its own: an estimate
+  run_steps(report, timer, opt.reps, bytes, {float_atomic, float_last}, {cub_float_sum},
+            [&](const std::string& id, const std::function<void()>& run) {
+              const bool estimated = id == cub_float_sum.id;
+              const std::string name = estimated ? id + ", estimated" : id;
+              CUDA_CHECK(cudaMemset(floats.result(), poison_byte<float>(), sizeof(float)));  // NaN
+              run();
+              CUDA_CHECK(cudaGetLastError());
+              Check check =
+                  check_close("sum (" + name + ", depth " + std::to_string(depth.at(id)) + ")",
+                              read_back(floats.result()), float_reference,
+                              sum_tolerance(depth.at(id), float_reference));
+              check.informative = estimated;  // an estimate (chapter 05): not in the verdict
+              return check;
+            });
+  for (size_t i = first_row; i < report.rows.size(); ++i) {
+    report.rows[i].ops_per_byte = 1.0 / 4;  // one add per 4-byte input
+  }
 
   //! [determinism]
   const auto distinct = [&](const std::function<void()>& launch) {
@@ -302,6 +316,33 @@ void run_scans(const Options& opt, const DeviceFacts& device, Timer& timer, Repo
     copy_elements<<<copy_grid, kCopyThreads>>>(d_in.data(), n, d_out.data());
   };
 
+  // The steps, each compared with the CUB call that does its work.
+  const std::string cub_in = prefix + "cub::DeviceScan::InclusiveSum";
+  const std::string cub_ex = prefix + "cub::DeviceScan::ExclusiveSum";
+  const auto step = [&](std::string name, std::string teaches, const void* kernel,
+                        std::string baseline, std::function<void(BlockCycleSlots)> launch) {
+    return Step{prefix + name,     std::move(teaches), kernel, scan.tiles(), double(n),
+                std::move(launch), std::move(baseline)};
+  };
+  const Step chained_scan = step(
+      "scan_chained", "one launch: each tile waits for the one before it to publish its prefix",
+      single_pass_kernel<Wait::kChained, In, Out>(), cub_in,
+      [&](BlockCycleSlots s) { chained(true, s); });
+  const Step decoupled_scan =
+      step("scan_decoupled_lookback",
+           "each tile publishes its own sum at once, then looks back over a window of tiles",
+           single_pass_kernel<Wait::kDecoupled, In, Out>(), cub_in,
+           [&](BlockCycleSlots s) { decoupled(true, s); });
+  const Step decoupled_exclusive =
+      step("scan_decoupled_lookback, exclusive",
+           "the same scan, exclusive: each output leaves out its own element",
+           single_pass_kernel<Wait::kDecoupled, In, Out>(), cub_ex,
+           [&](BlockCycleSlots s) { decoupled(false, s); });
+  const VendorStep cub_inclusive_sum{cub_in, [&] { cub_inclusive(); }, cub_in};
+  const VendorStep cub_exclusive_sum{cub_ex, [&] { cub_exclusive(); }, cub_ex};
+
+  // Each inclusive scan and the copy checked on a poisoned output (the exclusive ones after the
+  // timed calls, below).
   const auto check = [&](const std::string& name, const auto& want, const auto& depth,
                          const std::function<void()>& run) {
     d_out.poison();
@@ -310,10 +351,12 @@ void run_scans(const Options& opt, const DeviceFacts& device, Timer& timer, Repo
     d_out.copy_to(h_out);
     report.checks.push_back(Scan::check(prefix + name, h_out, want, depth));
   };
-  check("inclusive scan (scan_chained)", reference, OurDepth<Out>{}, [&] { chained(true, {}); });
+  check("inclusive scan (scan_chained)", reference, OurDepth<Out>{},
+        [&] { chained_scan.launch({}); });
   check("inclusive scan (scan_decoupled_lookback)", reference, OurDepth<Out>{},
-        [&] { decoupled(true, {}); });
-  check("cub::DeviceScan::InclusiveSum", reference, CubDepthEstimate{}, [&] { cub_inclusive(); });
+        [&] { decoupled_scan.launch({}); });
+  check("cub::DeviceScan::InclusiveSum", reference, CubDepthEstimate{},
+        [&] { cub_inclusive_sum.launch(); });
   report.checks.back().informative = std::is_floating_point_v<Out>;  // an estimated depth
   d_out.poison();
   copy();
@@ -321,42 +364,35 @@ void run_scans(const Options& opt, const DeviceFacts& device, Timer& timer, Repo
   report.checks.push_back(check_elements(
       prefix + "copy_elements", h_out, h_in, [](size_t) { return 0.0; }, "exact"));
 
-  // Time all in one run. The rate counts the bytes a scan must move: n in, n out.
+  // Time all in one run, in the table's order: each scan next to the CUB call it is compared
+  // with (run_steps would put all of ours first), the copy last. The exclusive scan is checked
+  // below, after these timed calls. The rate counts the bytes a scan must move: n in, n out.
   const double bytes = double(n) * (sizeof(In) + sizeof(Out));
-  const double intensity = 1.0 / (sizeof(In) + sizeof(Out));
-  const std::string cub_in = prefix + "cub::DeviceScan::InclusiveSum";
-  const std::string cub_ex = prefix + "cub::DeviceScan::ExclusiveSum";
-  const auto time_ours = [&](const std::string& name, const std::string& vendor,
-                             const std::function<void(BlockCycleSlots)>& launch) {
-    report.rows.push_back(
-        measure_kernel(timer, opt.reps, prefix + name, bytes, scan.tiles(), double(n), launch));
-    report.rows.back().baseline = vendor;
-    report.rows.back().ops_per_byte = intensity;
+  const auto add_row = [&](Row row) {
+    row.ops_per_byte = 1.0 / (sizeof(In) + sizeof(Out));
+    report.rows.push_back(std::move(row));
   };
-  const auto time_vendor = [&](const std::string& name, const std::string& vendor,
-                               const std::function<void()>& launch) {
-    report.rows.push_back(measure_vendor(timer, opt.reps, name, bytes, launch));
-    report.rows.back().baseline = vendor;
-    report.rows.back().ops_per_byte = intensity;
-  };
-  time_ours("scan_chained", cub_in, [&](BlockCycleSlots s) { chained(true, s); });
-  time_ours("scan_decoupled_lookback", cub_in, [&](BlockCycleSlots s) { decoupled(true, s); });
-  time_vendor(cub_in, cub_in, [&] { cub_inclusive(); });
-  time_ours("scan_decoupled_lookback, exclusive", cub_ex,
-            [&](BlockCycleSlots s) { decoupled(false, s); });
-  time_vendor(cub_ex, cub_ex, [&] { cub_exclusive(); });
-  time_vendor(prefix + "copy_elements (the floor)", cub_in, copy);
-  report.rows.back().vendor = false;  // ours, but not a scan: no cycles recorded
+  add_row(measure_step(timer, opt.reps, bytes, chained_scan));
+  add_row(measure_step(timer, opt.reps, bytes, decoupled_scan));
+  add_row(measure_vendor_step(timer, opt.reps, bytes, cub_inclusive_sum));
+  add_row(measure_step(timer, opt.reps, bytes, decoupled_exclusive));
+  add_row(measure_vendor_step(timer, opt.reps, bytes, cub_exclusive_sum));
+  Row floor = measure_vendor(timer, opt.reps, prefix + "copy_elements (the floor)", bytes, copy);
+  floor.vendor = false;  // ours, but not a scan: no cycles recorded
+  floor.symbol = kernel_symbol(reinterpret_cast<const void*>(copy_elements<In, Out>));
+  floor.baseline = cub_in;
+  add_row(std::move(floor));
 
   // Every call above left the status words and the counter for the next: still right?
   check("inclusive scan (scan_decoupled_lookback) again, after the timed calls", reference,
-        OurDepth<Out>{}, [&] { decoupled(true, {}); });
+        OurDepth<Out>{}, [&] { decoupled_scan.launch({}); });
   // Inclusive to exclusive on the CPU: shift right by one, the identity in front.
   std::rotate(reference.rbegin(), reference.rbegin() + 1, reference.rend());
   reference[0] = 0;
   check("exclusive scan (scan_decoupled_lookback)", reference, OurDepth<Out>{},
-        [&] { decoupled(false, {}); });
-  check("cub::DeviceScan::ExclusiveSum", reference, CubDepthEstimate{}, [&] { cub_exclusive(); });
+        [&] { decoupled_exclusive.launch({}); });
+  check("cub::DeviceScan::ExclusiveSum", reference, CubDepthEstimate{},
+        [&] { cub_exclusive_sum.launch(); });
   report.checks.back().informative = std::is_floating_point_v<Out>;
   // Whole outputs, hashed on the host: past 2^24 elements that would take minutes.
   if (std::is_floating_point_v<Out> && n <= (int64_t{1} << 24)) {

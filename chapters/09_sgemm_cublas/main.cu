@@ -13,6 +13,8 @@
  * Leaves out: tensor cores (chapter 10).
  */
 #include <cstdint>
+#include <functional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +26,7 @@
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/matmul.cuh"
 #include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/steps.cuh"
 #include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace {
@@ -31,93 +34,109 @@ namespace {
 using namespace tutorial;
 using namespace chapter09;
 
-/// One step of the chapter: a kernel on a 1-D grid of 128 x width tiles of C, 256 threads
-/// each.
-struct SgemmStep {
-  std::string name;
-  const char* profiled;  ///< the kernel as Nsight Compute names it (tools/profile.py)
-  MatmulKernel kernel;
-  MatmulKernel unguarded = nullptr;  ///< for whole_tiles() shapes
-  int depth = 8;
-  int width = kNarrow;
-};
+/// The step @p id: a kernel on a 1-D grid of 128 x @p width tiles of C, 256 threads a block;
+/// @p unguarded (no edge tests) where the shape is whole tiles of @p depth (whole_tiles), else
+/// @p guarded.
+Step tile_step(MatmulRun& run, std::string id, std::string teaches, MatmulKernel guarded,
+               MatmulKernel unguarded = nullptr, int depth = 8, int width = kNarrow) {
+  const int64_t m = run.problem.m, n = run.problem.n, k = run.problem.k;
+  const bool whole = unguarded != nullptr && whole_tiles(m, n, k, width, depth);
+  return run.step(std::move(id), std::move(teaches), whole ? unguarded : guarded,
+                  grid_blocks(ceil_div(m, kTileM) * ceil_div(n, width)), kThreads);
+}
 
 /// A warp-tiled step, kWidth wide and kDepth deep, with kBuffers shared buffers.
 template <int kWidth, int kDepth, int kBuffers>
-SgemmStep warp_tiled_step(std::string name, const char* profiled) {
-  return {std::move(name),
-          profiled,
-          sgemm_tiles_kernel<kDepth, Arrangement::kWarpTiles, kBuffers, true, kWidth>,
-          sgemm_tiles_kernel<kDepth, Arrangement::kWarpTiles, kBuffers, false, kWidth>,
-          kDepth,
-          kWidth};
+Step warp_tiled_step(MatmulRun& run, std::string id, std::string teaches) {
+  return tile_step(run, std::move(id), std::move(teaches),
+                   sgemm_tiles_kernel<kDepth, Arrangement::kWarpTiles, kBuffers, true, kWidth>,
+                   sgemm_tiles_kernel<kDepth, Arrangement::kWarpTiles, kBuffers, false, kWidth>,
+                   kDepth, kWidth);
 }
 
 /// An asynchronous-copy step, kWidth wide, kStages steps along K in flight, a step's copies
 /// started together or spread over its products (kSpread).
 template <int kWidth, int kStages, bool kSpread = false>
-SgemmStep async_step(std::string name, const char* profiled) {
-  return {std::move(name),
-          profiled,
-          sgemm_async_kernel<kStages, true, kWidth, kSpread>,
-          sgemm_async_kernel<kStages, false, kWidth, kSpread>,
-          kAsyncDepth,
-          kWidth};
+Step async_step(MatmulRun& run, std::string id, std::string teaches) {
+  return tile_step(run, std::move(id), std::move(teaches),
+                   sgemm_async_kernel<kStages, true, kWidth, kSpread>,
+                   sgemm_async_kernel<kStages, false, kWidth, kSpread>, kAsyncDepth, kWidth);
 }
 
 /// The lesson: chapter 07's kernel, then one change a step.
-std::vector<SgemmStep> lesson_steps() {
+std::vector<Step> lesson_steps(MatmulRun& run) {
   return {
-      {"register_tiled_8x8 (chapter 07)", "matmul_register_tiled<0>",
-       chapter07::register_tiled_kernel},
-      {"vectorized", "sgemm_tiles<8, 0, 1, 1, 128, 8>",
-       sgemm_tiles_kernel<8, Arrangement::kBlockGrid, 1>},
-      {"double_buffered", "sgemm_tiles<8, 0, 2, 1, 128, 8>",
-       sgemm_tiles_kernel<8, Arrangement::kBlockGrid, 2>},
-      {"warp_tiled_guarded", "sgemm_tiles<8, 1, 2, 1, 128, 8>",
-       sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2>},
-      warp_tiled_step<kNarrow, 8, 2>("warp_tiled", "sgemm_tiles<8, 1, 2, 0, 128, 8>"),
-      {"warp_tiled_row_order", "sgemm_tiles<8, 1, 2, 0, 128, 1>",
-       sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2, true, kNarrow, 1>,
-       sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2, false, kNarrow, 1>},
-      warp_tiled_step<kNarrow, 16, 2>("warp_tiled_k16", "sgemm_tiles<16, 1, 2, 0, 128, 8>"),
-      warp_tiled_step<kWide, 8, 2>("wide_tiles", "sgemm_tiles<8, 1, 2, 0, 256, 8>"),
-      async_step<kWide, 3>("async_copies", "sgemm_async<3, 0, 256, 0>"),
-      async_step<kWide, 3, true>("copies_spread", "sgemm_async<3, 0, 256, 1>"),
+      tile_step(run, "register_tiled_8x8 (chapter 07)",
+                "chapter 07's kernel: 8 x 8 of C a thread, one float a load from global memory",
+                chapter07::register_tiled_kernel),
+      tile_step(run, "vectorized", "16-byte loads of A and B and 16-byte stores of C (float4)",
+                sgemm_tiles_kernel<8, Arrangement::kBlockGrid, 1>),
+      tile_step(run, "double_buffered", "two shared buffers: one barrier a step along K, not two",
+                sgemm_tiles_kernel<8, Arrangement::kBlockGrid, 2>),
+      tile_step(run, "warp_tiled_guarded",
+                "each warp 64 x 32 of the tile: a warp reads fewer values of A and B from "
+                "shared memory per FMA",
+                sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2>),
+      warp_tiled_step<kNarrow, 8, 2>(run, "warp_tiled",
+                                     "no edge tests where the shape is whole tiles (whole_tiles)"),
+      tile_step(run, "warp_tiled_row_order",
+                "warp_tiled with the tiles taken row by row, not in groups of 8 tile rows",
+                sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2, true, kNarrow, 1>,
+                sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2, false, kNarrow, 1>),
+      warp_tiled_step<kNarrow, 16, 2>(run, "warp_tiled_k16",
+                                      "warp_tiled with steps 16 deep along K: half the barriers"),
+      warp_tiled_step<kWide, 8, 2>(run, "wide_tiles",
+                                   "128 x 256 tiles, 8 x 16 of C a thread: 6 float4 shared "
+                                   "loads per 128 FMAs, not 4 per 64"),
+      async_step<kWide, 3>(run, "async_copies",
+                           "cp.async straight from global to shared memory, 3 buffers: 2 "
+                           "steps along K in flight"),
+      async_step<kWide, 3, true>(run, "copies_spread",
+                                 "a thread's 6 copies of a step started one before each of "
+                                 "the step's first 6 products, not together"),
   };
 }
 
 /// --tune: the warp-tiled kernels over tile widths, depths, buffers and stages. Left out: the
 /// shapes that need more than the 48 KiB (49,152 bytes) of shared memory a kernel may declare
 /// statically: a wide tile 16 deep with two buffers, or with 4 stages (49,664 bytes each).
-std::vector<SgemmStep> tuning_space() {
+std::vector<Step> tuning_space(MatmulRun& run) {
+  const std::string tiles = "warp_tiled's kernel at this tile shape, depth and buffer count";
+  const std::string copies = "async_copies' kernel at this tile shape and stage count";
+  const std::string spread = "copies_spread's kernel at this tile shape and stage count";
   return {
-      warp_tiled_step<kNarrow, 8, 1>("128 x 128, depth 8, 1 buffer",
-                                     "sgemm_tiles<8, 1, 1, 0, 128, 8>"),
-      warp_tiled_step<kNarrow, 8, 2>("128 x 128, depth 8, 2 buffers",
-                                     "sgemm_tiles<8, 1, 2, 0, 128, 8>"),
-      warp_tiled_step<kNarrow, 16, 1>("128 x 128, depth 16, 1 buffer",
-                                      "sgemm_tiles<16, 1, 1, 0, 128, 8>"),
-      warp_tiled_step<kNarrow, 16, 2>("128 x 128, depth 16, 2 buffers",
-                                      "sgemm_tiles<16, 1, 2, 0, 128, 8>"),
-      warp_tiled_step<kWide, 8, 1>("128 x 256, depth 8, 1 buffer",
-                                   "sgemm_tiles<8, 1, 1, 0, 256, 8>"),
-      warp_tiled_step<kWide, 8, 2>("128 x 256, depth 8, 2 buffers",
-                                   "sgemm_tiles<8, 1, 2, 0, 256, 8>"),
-      warp_tiled_step<kWide, 16, 1>("128 x 256, depth 16, 1 buffer",
-                                    "sgemm_tiles<16, 1, 1, 0, 256, 8>"),
-      async_step<kNarrow, 2>("128 x 128, cp.async, 2 stages", "sgemm_async<2, 0, 128, 0>"),
-      async_step<kNarrow, 3>("128 x 128, cp.async, 3 stages", "sgemm_async<3, 0, 128, 0>"),
-      async_step<kNarrow, 4>("128 x 128, cp.async, 4 stages", "sgemm_async<4, 0, 128, 0>"),
-      async_step<kWide, 2>("128 x 256, cp.async, 2 stages", "sgemm_async<2, 0, 256, 0>"),
-      async_step<kWide, 3>("128 x 256, cp.async, 3 stages", "sgemm_async<3, 0, 256, 0>"),
-      async_step<kNarrow, 3, true>("128 x 128, cp.async spread, 3 stages",
-                                   "sgemm_async<3, 0, 128, 1>"),
-      async_step<kWide, 2, true>("128 x 256, cp.async spread, 2 stages",
-                                 "sgemm_async<2, 0, 256, 1>"),
-      async_step<kWide, 3, true>("128 x 256, cp.async spread, 3 stages",
-                                 "sgemm_async<3, 0, 256, 1>"),
+      warp_tiled_step<kNarrow, 8, 1>(run, "128 x 128, depth 8, 1 buffer", tiles),
+      warp_tiled_step<kNarrow, 8, 2>(run, "128 x 128, depth 8, 2 buffers", tiles),
+      warp_tiled_step<kNarrow, 16, 1>(run, "128 x 128, depth 16, 1 buffer", tiles),
+      warp_tiled_step<kNarrow, 16, 2>(run, "128 x 128, depth 16, 2 buffers", tiles),
+      warp_tiled_step<kWide, 8, 1>(run, "128 x 256, depth 8, 1 buffer", tiles),
+      warp_tiled_step<kWide, 8, 2>(run, "128 x 256, depth 8, 2 buffers", tiles),
+      warp_tiled_step<kWide, 16, 1>(run, "128 x 256, depth 16, 1 buffer", tiles),
+      async_step<kNarrow, 2>(run, "128 x 128, cp.async, 2 stages", copies),
+      async_step<kNarrow, 3>(run, "128 x 128, cp.async, 3 stages", copies),
+      async_step<kNarrow, 4>(run, "128 x 128, cp.async, 4 stages", copies),
+      async_step<kWide, 2>(run, "128 x 256, cp.async, 2 stages", copies),
+      async_step<kWide, 3>(run, "128 x 256, cp.async, 3 stages", copies),
+      async_step<kNarrow, 3, true>(run, "128 x 128, cp.async spread, 3 stages", spread),
+      async_step<kWide, 2, true>(run, "128 x 256, cp.async spread, 2 stages", spread),
+      async_step<kWide, 3, true>(run, "128 x 256, cp.async spread, 3 stages", spread),
   };
+}
+
+/// The step of @p steps whose median time in @p report is the shortest, of those in @p right;
+/// nullptr when none is. The steps' rows are the report's rows from @p first_row on, in order.
+const Step* fastest_right_step(const Report& report, size_t first_row,
+                               const std::vector<Step>& steps, const std::set<std::string>& right) {
+  const Step* fastest = nullptr;
+  double fastest_ms = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const double ms = report.rows[first_row + i].ms.median;
+    if (right.count(steps[i].id) != 0 && (fastest == nullptr || ms < fastest_ms)) {
+      fastest = &steps[i];
+      fastest_ms = ms;
+    }
+  }
+  return fastest;
 }
 
 const ChapterInfo kChapter{"09_sgemm_cublas",
@@ -126,50 +145,41 @@ const ChapterInfo kChapter{"09_sgemm_cublas",
 
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
-  const int64_t m = opt.m, n = opt.n, k = opt.k;
   Report report = start_matmul_report(kChapter, device, opt);
 
   MatmulRun run(opt);
-  report.checks.push_back(check_sampled("cublasSgemm", run.reference.vendor_c(), run.problem));
 
   const bool tune = opt.has("--tune");
   static_assert(chapter07::kRegTileM == kTileM && chapter07::kRegTileN == kNarrow &&
                     chapter07::kRegThreads == kThreads,
                 "chapter 07's kernel runs on the grid of the narrow steps");
 
-  const auto kernel_of = [&](const SgemmStep& s) {
-    return s.unguarded != nullptr && whole_tiles(m, n, k, s.width, s.depth) ? s.unguarded
-                                                                            : s.kernel;
-  };
-  const auto blocks_of = [&](const SgemmStep& s) {
-    return grid_blocks(ceil_div(m, kTileM) * ceil_div(n, s.width));
-  };
-
-  // Each step: time it and check the C its runs left (MatmulRun::time_and_check).
+  // Each step and cuBLAS checked on a poisoned C (MatmulRun::verify), then all timed in the
+  // same run.
   Timer timer(device);
-  const std::vector<SgemmStep> steps = tune ? tuning_space() : lesson_steps();
-  const SgemmStep* fastest = nullptr;  // of the steps whose C was right
-  double fastest_ms = 0;
-  for (const SgemmStep& s : steps) {
-    run.time_and_check(report, timer, opt.reps, s.name, s.profiled, kernel_of(s), blocks_of(s),
-                       kThreads);
-    const double ms = report.rows.back().ms.median;
-    if (report.checks.back().ok && (fastest == nullptr || ms < fastest_ms)) {
-      fastest = &s;
-      fastest_ms = ms;
-    }
-  }
-  run.time_cublas(report, timer, opt.reps);
+  const std::vector<Step> steps = tune ? tuning_space(run) : lesson_steps(run);
+  std::set<std::string> right;  // the steps whose C was right
+  const size_t first_row = report.rows.size();
+  run_steps(report, timer, opt.reps, run.flops(), steps, {run.cublas_step()},
+            [&](const std::string& id, const std::function<void()>& launch) {
+              Check check = run.verify(id, launch);
+              if (check.ok) right.insert(id);
+              return check;
+            });
   if (tune) {
     // The fastest right kernel stands for the chapter in this run, and is checked against the
     // CPU at sampled entries too, like the lesson's headline. (None right: the first row, and
     // the verdict says WRONG.)
-    report.headline = fastest != nullptr ? fastest->name : report.rows.front().name;
+    const Step* fastest = fastest_right_step(report, first_row, steps, right);
+    report.headline = fastest != nullptr ? fastest->id : report.rows.front().name;
     if (fastest != nullptr) {
-      run.check_headline_sampled(report, kernel_of(*fastest), blocks_of(*fastest), kThreads);
+      report.checks.push_back(run.check_headline_sampled(fastest));
       report.notes.push_back("--tune: the fastest tile shape on this GPU at this size is '" +
-                             fastest->name + "'");
+                             fastest->id + "'");
     }
+  } else {
+    // The headline is also checked against the CPU at sampled entries.
+    report.checks.push_back(run.check_headline_sampled(find_step(steps, kChapter.headline)));
   }
   report.notes.push_back(
       "tolerance per element: 2 gamma(K) S, S = sum_p |a_ip||b_pj| from "

@@ -1,7 +1,8 @@
 /**
  * @file chapters/10_tensor_cores/bf16_matmul.cuh
  * @brief The problem of chapter 10 and its yardstick: C (float) = A (BF16) * B (BF16) with
- *        FP32 accumulation, cublasGemmEx doing the same, and the checks of every kernel's C.
+ *        FP32 accumulation, cublasGemmEx doing the same, the checks of every step's C, and
+ *        the chapter's run of its step table.
  *
  * Storage: A is row-major (m x k); B is column-major (k x n), stored as n rows of k values,
  * so that both operands are contiguous along K, the way the tensor cores take them; C is
@@ -16,6 +17,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -26,6 +28,7 @@
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/report.hpp"
 #include "tutorial/harness/sm_clock.hpp"
+#include "tutorial/harness/steps.cuh"
 #include "tutorial/harness/verify.hpp"
 #include "tutorial/vendor/cublas_sgemm.cuh"
 
@@ -37,10 +40,16 @@ using tutorial::Check;
 using tutorial::DeviceBuffer;
 using tutorial::MatmulProblem;
 using tutorial::Report;
+using tutorial::Row;
+using tutorial::Step;
 using tutorial::Timer;
+using tutorial::VendorStep;
 
 /// Every dimension is padded to a multiple of this: the largest tile of the chapter.
 constexpr int64_t kPad = 128;
+
+/// The name of cuBLAS's row: the yardstick of every step.
+constexpr const char* kCublasRow = "cublasGemmEx (BF16, FP32 accumulate)";
 
 /// The signature steps 1 and 2 share: C (m x n) = A (m x k) * B (k x n), with B given by
 /// columns (b_cols[col * k + p] = B(p, col)); m, n, k multiples of kPad. The kernel is the
@@ -94,18 +103,6 @@ class CublasBf16Gemm {
 };
 //! [gemm_ex]
 
-/**
- * @brief A and B (rounded to BF16), C, cuBLAS and its C; times and checks each kernel.
- *
- * The tolerance: a product of two BF16 values (8 significant bits each) is exact in float,
- * so only the additions round. The tensor cores add with at least float's precision but not
- * always round to nearest (Fasi, Higham, Mikaitis and Pranesh, "Numerical behavior of NVIDIA
- * tensor cores", 2021, found truncation). The allowance, a model rather than a proof: each
- * addition may err by twice float's unit roundoff, so an entry is within gamma(2K) S of the
- * exact one, S = sum_p |a_ip||b_pj|; a kernel and cuBLAS within 2 gamma(2K) S of each other. S
- * comes from cuBLAS on |A| and |B| (within a factor 1 - gamma(2K) of the exact S: all its terms are
- * positive).
- */
 /// NVML's reading of the SM clock during one row's timed runs (Bf16MatmulRun::clock_notes).
 struct RowClock {
   std::string name;            ///< the row's name
@@ -122,6 +119,19 @@ inline std::string current_pci_bus_id() {
   return id;
 }
 
+/**
+ * @brief A and B (rounded to BF16), C, cuBLAS and its C; makes the chapter's steps on them,
+ *        checks each step's C and times every step next to cuBLAS (run_steps()).
+ *
+ * The tolerance: a product of two BF16 values (8 significant bits each) is exact in float,
+ * so only the additions round. The tensor cores add with at least float's precision but not
+ * always round to nearest (Fasi, Higham, Mikaitis and Pranesh, "Numerical behavior of NVIDIA
+ * tensor cores", 2021, found truncation). The allowance, a model rather than a proof: each
+ * addition may err by twice float's unit roundoff, so an entry is within gamma(2K) S of the
+ * exact one, S = sum_p |a_ip||b_pj|; a kernel and cuBLAS within 2 gamma(2K) S of each other. S
+ * comes from cuBLAS on |A| and |B| (within a factor 1 - gamma(2K) of the exact S: all its terms are
+ * positive).
+ */
 class Bf16MatmulRun {
  public:
   explicit Bf16MatmulRun(const tutorial::Options& opt)
@@ -158,55 +168,74 @@ class Bf16MatmulRun {
     return 2.0 * double(problem_.m) * double(problem_.n) * double(problem_.k);
   }
 
-  /// cuBLAS's C at the sampled entries against the CPU (double, on the BF16-rounded inputs).
-  Check check_vendor() const { return check_sampled("cublasGemmEx (BF16)", vendor_c_); }
-
   /// The device matrices the kernels read and write (A, B by columns, C; padded).
   const __nv_bfloat16* a() const { return a_.data(); }
   const __nv_bfloat16* b_cols() const { return b_cols_.data(); }
   float* c() const { return c_.data(); }
 
+  /// A step of the chapter's table (tutorial/harness/steps.cuh): @p launch enqueues @p kernel,
+  /// of @p blocks blocks, on a(), b_cols() and c(), given the BlockCycleSlots to record into.
+  /// The run must outlive the step.
+  Step step(std::string id, std::string teaches, const void* kernel, int64_t blocks,
+            std::function<void(BlockCycleSlots)> launch) const {
+    return {std::move(id), std::move(teaches),      kernel,
+            blocks,        double(m_pad_ * n_pad_), std::move(launch)};
+  }
+
+  /// step() for a kernel of the chapter's Bf16Kernel signature, on @p blocks blocks of
+  /// @p threads threads.
+  Step step(std::string id, std::string teaches, Bf16Kernel kernel, int64_t blocks,
+            int threads) const {
+    return step(std::move(id), std::move(teaches), reinterpret_cast<const void*>(kernel), blocks,
+                [this, kernel, blocks, threads](BlockCycleSlots slots) {
+                  kernel<<<unsigned(blocks), threads>>>(slots, a_.data(), b_cols_.data(), c_.data(),
+                                                        m_pad_, n_pad_, k_pad_);
+                });
+  }
+
+  /// cublasGemmEx on the same matrices: the vendor row. The run must outlive it.
+  VendorStep cublas_step() const {
+    return {kCublasRow, [this] { gemm_(a_.data(), b_cols_.data(), c_.data()); }};
+  }
+
   /**
-   * @brief Times @p launch, which enqueues a kernel of @p blocks blocks on a(), b_cols(), c()
-   *        given the BlockCycleSlots to record into (measure_kernel), into a row of @p report,
-   *        then checks the C its runs left against cuBLAS, every element, and at the sampled
-   *        entries against the CPU. C is poisoned first.
-   * @param profiled the kernel's name as Nsight Compute prints it.
+   * @brief The chapter's verify(id, run), as tutorial::run_steps takes it: poisons C, lets
+   *        @p run enqueue the work of row @p id once, and checks the m x n of C it leaves. A step's
+   * C: every element against cuBLAS's, within 2 gamma(2K) S, and the sampled entries against the
+   * CPU. cuBLAS's C (kCublasRow): the sampled entries against the CPU.
    */
-  template <typename Launch>
-  void time_and_check(Report& report, Timer& timer, int reps, const std::string& name,
-                      const char* profiled, int64_t blocks, Launch launch) {
+  std::vector<Check> verify(const std::string& id, const std::function<void()>& run) {
     c_.poison();
-    clock_.start();
-    report.rows.push_back(tutorial::measure_kernel(timer, reps, name, flops(), blocks,
-                                                   double(m_pad_ * n_pad_), launch));
-    clocks_.push_back({name, tutorial::SmClockSampler::median(clock_.stop()), clock_.reasons()});
+    run();
+    CUDA_CHECK(cudaGetLastError());
     const std::vector<float> got = logical_c();
-    report.checks.push_back(tutorial::check_elements(
-        "C (" + name + ") vs cublasGemmEx", got, vendor_c_,
-        [&](size_t i) { return scale_ * double(abs_product_[i]); },
-        "|error| <= 2 gamma(2K) sum|a||b|"));
-    report.checks.push_back(check_sampled(name, got));
+    if (id == kCublasRow) return {check_sampled("cublasGemmEx (BF16)", got)};
+    return {tutorial::check_elements(
+                "C (" + id + ") vs cublasGemmEx", got, vendor_c_,
+                [&](size_t i) { return scale_ * double(abs_product_[i]); },
+                "|error| <= 2 gamma(2K) sum|a||b|"),
+            check_sampled(id, got)};
   }
 
-  /// time_and_check() for a kernel of the chapter's Bf16Kernel signature, on @p blocks blocks
-  /// of @p threads threads.
-  void time_and_check(Report& report, Timer& timer, int reps, const std::string& name,
-                      const char* profiled, Bf16Kernel kernel, int64_t blocks, int threads) {
-    time_and_check(report, timer, reps, name, profiled, blocks, [&](BlockCycleSlots slots) {
-      kernel<<<unsigned(blocks), threads>>>(slots, a_.data(), b_cols_.data(), c_.data(), m_pad_,
-                                            n_pad_, k_pad_);
-    });
-  }
-
-  /// Times cublasGemmEx on the same matrices into a row of @p report.
-  void time_cublas(Report& report, Timer& timer, int reps) {
-    clock_.start();
+  /**
+   * @brief tutorial::run_steps for this chapter: checks cuBLAS and then each of @p steps
+   *        (verify()), then times every step and cuBLAS in the same run (measure_step,
+   *        measure_vendor_step), with NVML reading the SM clock during each row's timed runs
+   *        (clock_notes()). cuBLAS's check is reported first: its C (the constructor's) is
+   *        the one every step's C is compared with.
+   */
+  void run_steps(Report& report, Timer& timer, int reps, const std::vector<Step>& steps) {
+    const VendorStep cublas = cublas_step();
+    add_checks(report, verify(cublas.id, cublas.launch));
+    for (const Step& step : steps) {
+      add_checks(report, verify(step.id, [&] { step.launch(BlockCycleSlots{}); }));
+    }
+    for (const Step& step : steps) {
+      report.rows.push_back(
+          with_clock([&] { return tutorial::measure_step(timer, reps, flops(), step); }));
+    }
     report.rows.push_back(
-        tutorial::measure_vendor(timer, reps, "cublasGemmEx (BF16, FP32 accumulate)", flops(),
-                                 [&] { gemm_(a_.data(), b_cols_.data(), c_.data()); }));
-    clocks_.push_back({report.rows.back().name, tutorial::SmClockSampler::median(clock_.stop()),
-                       clock_.reasons()});
+        with_clock([&] { return tutorial::measure_vendor_step(timer, reps, flops(), cublas); }));
   }
 
   /// The SM clock of each row, two ways: the blocks' own cycles over the global timer in the
@@ -218,7 +247,7 @@ class Bf16MatmulRun {
     std::vector<std::string> notes;
     for (const RowClock& clock : clocks_) {
       double own = 0;
-      for (const tutorial::Row& row : report.rows) {
+      for (const Row& row : report.rows) {
         if (row.name == clock.name) own = row.clock_mhz;
       }
       char line[256];
@@ -237,6 +266,19 @@ class Bf16MatmulRun {
   }
 
  private:
+  /// Runs @p measure, which times one row and returns it, while NVML reads the SM clock; keeps
+  /// the reading for clock_notes().
+  template <typename Measure>
+  Row with_clock(Measure&& measure) {
+    clock_.start();
+    Row row = measure();
+    clocks_.push_back(
+        {row.name, tutorial::SmClockSampler::median(clock_.stop()), clock_.reasons()});
+    return row;
+  }
+  static void add_checks(Report& report, std::vector<Check> checks) {
+    for (Check& check : checks) report.checks.push_back(std::move(check));
+  }
   static std::string hex(unsigned long long value) {
     char text[24];
     std::snprintf(text, sizeof text, "%llx", value);

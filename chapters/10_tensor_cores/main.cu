@@ -17,6 +17,7 @@
  */
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "bf16_matmul.cuh"
 #include "mma_kernel.cuh"
@@ -25,6 +26,7 @@
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/matmul.cuh"
 #include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/steps.cuh"
 #include "wgmma_steps.cuh"
 #include "wmma_kernel.cuh"
 
@@ -35,7 +37,51 @@ using namespace chapter10;
 
 const ChapterInfo kChapter{"10_tensor_cores",
                            "tensor cores: BF16 matrix multiply with WMMA, mma.sync, TMA and wgmma",
-                           "mma_sync_ldmatrix"};
+                           "wgmma_persistent"};
+
+/// The chapter's steps on @p run's matrices, in the page's order. A step that @p device or this
+/// build cannot run is left out, and a line of @p notes says why.
+std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& device,
+                               std::vector<std::string>& notes) {
+  const int64_t m = run.m_pad(), n = run.n_pad();
+  std::vector<Step> steps;
+  if (device.major >= 8) {
+    steps.push_back(run.step("wmma",
+                             "WMMA: each warp multiplies 16 x 16 fragments loaded straight from "
+                             "global memory",
+                             wmma_kernel, grid_blocks((m / kWmmaBlockM) * (n / kWmmaBlockN)),
+                             kWmmaThreads));
+    steps.push_back(run.step("mma_sync_ldmatrix",
+                             "mma.sync on ldmatrix fragments of swizzled shared tiles, filled by "
+                             "cp.async 2 steps ahead",
+                             mma_kernel<3>, grid_blocks((m / kMmaBlockM) * (n / kMmaBlockN)),
+                             kMmaThreads));
+  } else {
+    notes.push_back(
+        "wmma and mma_sync_ldmatrix skipped: BF16 tensor-core instructions need compute "
+        "capability 8.0 or newer");
+  }
+  if (wgmma_steps_run_on(device)) {
+    const int64_t tiles = wgmma_blocks(m, n);
+    const int64_t persistent = persistent_blocks(m, n, device.sm_count);
+    steps.push_back(wgmma_step("wgmma_tma",
+                               "TMA copies the tiles into stages guarded by mbarriers; wgmma "
+                               "multiplies them on whole warpgroups",
+                               run, wgmma_tma_kernel, tiles, kWgmmaTmaThreads));
+    steps.push_back(wgmma_step("wgmma_warp_specialized",
+                               "a producer warpgroup copies, two consumers multiply; setmaxnreg "
+                               "moves registers to the consumers",
+                               run, warp_specialized_kernel, tiles, kSpecializedThreads));
+    steps.push_back(wgmma_step("wgmma_persistent",
+                               "a block per SM takes tile after tile: the next tile loads while "
+                               "the last is stored",
+                               run, persistent_kernel, persistent, kSpecializedThreads));
+    notes.push_back(persistent_grid_note(persistent, tiles, device.sm_count));
+  } else {
+    notes.push_back(kWgmmaSkipped);
+  }
+  return steps;
+}
 
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
@@ -56,30 +102,18 @@ Report run_lesson(const Options& opt) {
   report.ops_per_byte = 2.0 * double(m) * double(n) * double(k) /
                         (2.0 * double(m) * k + 2.0 * double(k) * n + 4.0 * double(m) * n);
   report.notes.push_back(describe_tensor_peak(device));
-  report.checks.push_back(run.check_vendor());
+  const std::vector<Step> steps = lesson_steps(run, device, report.notes);
 
+  // cuBLAS and each step checked on a poisoned C, then all timed in the same run.
   Timer timer(device);
-  if (device.major >= 8) {
-    const int64_t blocks = grid_blocks((run.m_pad() / kWmmaBlockM) * (run.n_pad() / kWmmaBlockN));
-    run.time_and_check(report, timer, opt.reps, "wmma", "matmul_wmma", wmma_kernel, blocks,
-                       kWmmaThreads);
-    const int64_t mma_blocks = grid_blocks((run.m_pad() / kMmaBlockM) * (run.n_pad() / kMmaBlockN));
-    run.time_and_check(report, timer, opt.reps, "mma_sync_ldmatrix", "matmul_mma<3>", mma_kernel<3>,
-                       mma_blocks, kMmaThreads);
-  } else {
-    report.notes.push_back(
-        "wmma and mma_sync_ldmatrix skipped: BF16 tensor-core instructions need compute "
-        "capability 8.0 or newer");
-  }
-  if (wgmma_steps_run_on(device)) {
-    time_wgmma_steps(run, report, timer, opt.reps, device);
-    report.headline = "wgmma_persistent";
-  } else {
-    report.notes.push_back(kWgmmaSkipped);
-  }
-  run.time_cublas(report, timer, opt.reps);
+  run.run_steps(report, timer, opt.reps, steps);
   for (const std::string& note : run.clock_notes(report)) report.notes.push_back(note);
-  if (report.rows.size() == 1) report.headline = report.rows.front().name;
+  // The headline is the last step, wgmma_persistent, where it runs. Each step is the one before
+  // plus one idea, so elsewhere the last step that runs stands for the chapter: mma_sync_ldmatrix
+  // on a GPU or build without wgmma, and cuBLAS's row where no step runs (below 8.0).
+  if (find_step(steps, report.headline) == nullptr) {
+    report.headline = steps.empty() ? kCublasRow : steps.back().id;
+  }
   report.notes.push_back(
       "tolerance per element: 2 gamma(2K) S against cuBLAS, gamma(2K) S against the CPU, "
       "S = sum_p |a_ip||b_pj| (bf16_matmul.cuh)");

@@ -1,7 +1,7 @@
 /**
  * @file chapters/10_tensor_cores/wgmma_steps.cuh
- * @brief Steps 3-5 from the host: whether they can run here, their tensor maps, their
- *        launches (dynamic shared memory beyond 48 KiB), timed and checked like steps 1-2.
+ * @brief Steps 3-5 from the host: whether they can run here, their tensor maps and their
+ *        launches (dynamic shared memory beyond 48 KiB), as steps of the chapter's table.
  */
 #pragma once
 
@@ -10,14 +10,14 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "bf16_matmul.cuh"
 #include "persistent_kernel.cuh"
 #include "tensor_map.cuh"
 #include "tutorial/harness/cuda_check.cuh"
 #include "tutorial/harness/device_facts.cuh"
-#include "tutorial/harness/measure.cuh"
-#include "tutorial/harness/report.hpp"
+#include "tutorial/harness/steps.cuh"
 #include "warp_specialized_kernel.cuh"
 #include "wgmma_kernel.cuh"
 
@@ -52,44 +52,32 @@ inline std::string persistent_grid_note(int64_t blocks, int64_t tiles, int sm_co
          ", ... of the " + std::to_string(tiles);
 }
 
-//! [time_wgmma_steps]
-/// Times and checks steps 3-5 on @p run's matrices into @p report; step 5 gets a block per
-/// SM of @p device.
-/// @pre wgmma_steps_run_on(@p device), the current device.
-inline void time_wgmma_steps(Bf16MatmulRun& run, tutorial::Report& report, tutorial::Timer& timer,
-                             int reps, const tutorial::DeviceFacts& device) {
+/// The signature steps 3-5 share, as the harness launches them (clocked_kernel's TMA form):
+/// the slots, the tensor maps of A and of B's columns, C, m, n, k.
+using WgmmaKernel = void (*)(tutorial::BlockCycleSlots, CUtensorMap, CUtensorMap, float*, int64_t,
+                             int64_t, int64_t);
+
+//! [wgmma_step]
+/// A step of 3-5 for the chapter's table: @p kernel on @p blocks blocks of @p threads threads
+/// with kWgSharedBytes of dynamic shared memory, reading @p run's A and B through tensor maps
+/// made here (the launch keeps its own copies). The run must outlive the step.
+/// @pre wgmma_steps_run_on(the current device).
+inline tutorial::Step wgmma_step(std::string id, std::string teaches, const Bf16MatmulRun& run,
+                                 WgmmaKernel kernel, int64_t blocks, int threads) {
   const int64_t m = run.m_pad(), n = run.n_pad(), k = run.k_pad();
   // A is m rows of K, B's columns (b_cols) n rows of K: both K-major, as wgmma wants them.
   const CUtensorMap a_map = k_major_tensor_map("A", run.a(), m, k, kWgBlockM);
   const CUtensorMap b_map = k_major_tensor_map("B", run.b_cols(), n, k, kWgBlockN);
-  const int64_t blocks = wgmma_blocks(m, n);
   float* d_c = run.c();
   // Past 48 KiB of dynamic shared memory, a kernel must ask for it.
-  for (const auto kernel : {wgmma_tma_kernel, warp_specialized_kernel, persistent_kernel}) {
-    CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgSharedBytes));
-  }
-
-  run.time_and_check(report, timer, reps, "wgmma_tma", "matmul_wgmma_tma", blocks,
-                     [&](tutorial::BlockCycleSlots slots) {
-                       wgmma_tma_kernel<<<unsigned(blocks), kWgmmaTmaThreads, kWgSharedBytes>>>(
-                           slots, a_map, b_map, d_c, m, n, k);
-                     });
-  run.time_and_check(
-      report, timer, reps, "wgmma_warp_specialized", "matmul_wgmma_warp_specialized", blocks,
-      [&](tutorial::BlockCycleSlots slots) {
-        warp_specialized_kernel<<<unsigned(blocks), kSpecializedThreads, kWgSharedBytes>>>(
-            slots, a_map, b_map, d_c, m, n, k);
-      });
-  const int64_t persistent = persistent_blocks(m, n, device.sm_count);
-  run.time_and_check(
-      report, timer, reps, "wgmma_persistent", "matmul_wgmma_persistent", persistent,
-      [&](tutorial::BlockCycleSlots slots) {
-        persistent_kernel<<<unsigned(persistent), kSpecializedThreads, kWgSharedBytes>>>(
-            slots, a_map, b_map, d_c, m, n, k);
-      });
-  report.notes.push_back(persistent_grid_note(persistent, blocks, device.sm_count));
+  CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgSharedBytes));
+  return run.step(std::move(id), std::move(teaches), reinterpret_cast<const void*>(kernel), blocks,
+                  [=](tutorial::BlockCycleSlots slots) {
+                    kernel<<<unsigned(blocks), threads, kWgSharedBytes>>>(slots, a_map, b_map, d_c,
+                                                                          m, n, k);
+                  });
 }
-//! [time_wgmma_steps]
+//! [wgmma_step]
 
 }  // namespace chapter10

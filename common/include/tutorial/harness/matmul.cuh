@@ -1,8 +1,8 @@
 /**
  * @file matmul.cuh
  * @brief What the matmul chapters (07, 09) share: the tile a block computes (block
- *        swizzling), the random problem, and the checks of C against cuBLAS and against a
- *        double-precision CPU reference at sampled entries.
+ *        swizzling), the random problem, the checks of C against cuBLAS and against a
+ *        double-precision CPU reference at sampled entries, and their steps (MatmulRun).
  *
  * Storage: every matrix is row-major; element (r, c) of an R x C matrix is at r * C + c.
  */
@@ -10,7 +10,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -202,7 +204,9 @@ class MatmulReference {
 
 /**
  * @brief What a matmul chapter's run needs before its kernels: A, B and C on the device, the
- *        problem, cuBLAS, and cuBLAS's C (MatmulReference; C is left poisoned).
+ *        problem, cuBLAS, and cuBLAS's C (MatmulReference; C is left poisoned); and what its
+ *        step table needs: a step from a kernel (step()), cuBLAS as the vendor step
+ *        (cublas_step()) and the check of one run (verify(), run_steps' verify).
  *
  * The device buffers come first: a size that cannot fit fails there (exit 3), before any
  * input is made; the cuBLAS handle is created before any timing.
@@ -216,48 +220,57 @@ struct MatmulRun {
         sgemm(opt.m, opt.n, opt.k),
         reference(problem, sgemm, a, b, c) {}
 
+  /// The vendor row's id.
+  static constexpr const char* kCublasId = "cublasSgemm (FP32)";
+
   /// 2MNK: the FLOPs of one product.
   double flops() const { return 2.0 * double(problem.m) * double(problem.n) * double(problem.k); }
 
-  /**
-   * @brief Times @p kernel on a 1-D grid of @p blocks x @p threads (measure_kernel: warm-up,
-   *        reps, one run recording cycles) into a row of @p report, then checks the C its runs
-   *        left against cuBLAS, element by element, and the headline also at the sampled
-   *        entries. C is poisoned first: every run writes the same elements, so one that no
-   *        run writes is still NaN, and a kernel that read C would have spread the NaN.
-   */
-  void time_and_check(Report& report, Timer& timer, int reps, const std::string& name,
-                      const char* profiled, MatmulKernel kernel, int64_t blocks, int threads) {
-    const int64_t m = problem.m, n = problem.n, k = problem.k;
-    const auto launch = [&](BlockCycleSlots slots) {
-      kernel<<<unsigned(blocks), threads>>>(slots, a.data(), b.data(), c.data(), m, n, k);
-    };
-    c.poison();
-    report.rows.push_back(
-        measure_kernel(timer, reps, name, flops(), blocks, double(m * n), launch));
-    report.rows.back().symbol = kernel_symbol(reinterpret_cast<const void*>(kernel));
-    const std::vector<float> got = c.to_host();
-    report.checks.push_back(reference.check(name, got));
-    if (name == report.headline) report.checks.push_back(check_sampled(name, got, problem));
+  /// The step @p id: @p kernel on a 1-D grid of @p blocks x @p threads, computing C = A * B
+  /// (M x N elements). The step refers to this run, which must outlive it.
+  Step step(std::string id, std::string teaches, MatmulKernel kernel, int64_t blocks, int threads) {
+    return {std::move(id),
+            std::move(teaches),
+            reinterpret_cast<const void*>(kernel),
+            blocks,
+            double(problem.m * problem.n),
+            [this, kernel, blocks, threads](BlockCycleSlots slots) {
+              kernel<<<unsigned(blocks), threads>>>(slots, a.data(), b.data(), c.data(), problem.m,
+                                                    problem.n, problem.k);
+            }};
+  }
+
+  /// cublasSgemm on the same matrices: the table's yardstick.
+  VendorStep cublas_step() {
+    return {kCublasId, [this] { sgemm(a.data(), b.data(), c.data()); }};
   }
 
   /**
-   * @brief Runs @p kernel once more on a poisoned C and checks it at the sampled entries
-   *        against the CPU (check_sampled), as time_and_check() does for the headline: for a
-   *        headline chosen after the runs (chapter 09's --tune).
+   * @brief run_steps' verify: C is poisoned, @p run enqueues one run, and a step's C is checked
+   *        element by element against cuBLAS's (MatmulReference::check), cuBLAS's own C against
+   *        the CPU at the sampled entries (check_sampled). An element the run does not write is
+   *        still NaN, and a kernel that read C would spread the NaN: NaN never passes.
    */
-  void check_headline_sampled(Report& report, MatmulKernel kernel, int64_t blocks, int threads) {
+  Check verify(const std::string& id, const std::function<void()>& run) {
     c.poison();
-    kernel<<<unsigned(blocks), threads>>>(BlockCycleSlots{}, a.data(), b.data(), c.data(),
-                                          problem.m, problem.n, problem.k);
+    run();
     CUDA_CHECK(cudaGetLastError());
-    report.checks.push_back(check_sampled(report.headline, c.to_host(), problem));
+    const std::vector<float> got = c.to_host();
+    return id == kCublasId ? check_sampled("cublasSgemm", got, problem) : reference.check(id, got);
   }
 
-  /// Times cublasSgemm on the same matrices into a row of @p report.
-  void time_cublas(Report& report, Timer& timer, int reps) {
-    report.rows.push_back(measure_vendor(timer, reps, "cublasSgemm (FP32)", flops(),
-                                         [&] { sgemm(a.data(), b.data(), c.data()); }));
+  /**
+   * @brief The headline's second check: runs @p headline once more on a poisoned C and checks
+   *        it at the sampled entries against the CPU (check_sampled).
+   * @param headline find_step(steps, the headline's id); nullptr (no such step) is a bug.
+   * @throws std::logic_error when @p headline is nullptr.
+   */
+  Check check_headline_sampled(const Step* headline) {
+    if (headline == nullptr) throw std::logic_error("the headline is none of the steps");
+    c.poison();
+    headline->launch(BlockCycleSlots{});
+    CUDA_CHECK(cudaGetLastError());
+    return check_sampled(headline->id, c.to_host(), problem);
   }
 
   DeviceBuffer<float> a, b, c;
