@@ -5,9 +5,13 @@ First it runs the roofs tool (bin/roofs --json: the device's DRAM, L2 and FP32 r
 built. Each chapter then runs once; its text report goes to the terminal and its JSON report
 (written through TUTORIAL_REPORT_JSON) feeds the table. The table, the roofs, the roofline's
 numbers and the raw reports are saved as comparison.json in --out and, where matplotlib is
-installed and some chapter measured a rate, drawn as comparison.png (each chapter's best kernel
-next to the vendor library) and roofline.png (every kernel against the roofs, docs/roofline.md;
-chapter 10's report adds its BF16 tensor-core peak as a second compute roof).
+installed for the Python running this and some GPU chapter measured a rate, drawn as
+comparison.png (each chapter's best kernel next to the vendor library) and roofline.png (every
+kernel against the roofs, docs/roofline.md; chapter 10's report adds its BF16 tensor-core peak
+as a second compute roof). Without a GPU (every GPU chapter skipped, exit 77) there is no
+chart: chapter 01 alone, on the CPU, would leave it nearly empty. Where matplotlib is missing
+the run says which Python lacks it; `run_chapters` uses the one CMake found
+(-DPython3_EXECUTABLE=... chooses another).
 
     python3 tools/compare.py --bin build/bin --out build/comparison [--n 2^24] [--reps 20]
                              [--profile build/profile/profile.json]
@@ -370,19 +374,43 @@ def draw_roofline(roofline, path, plt):
     print(f"roofline: {path}")
 
 
+def ran_on_a_gpu(line):
+    """Whether @p line measured a GPU kernel: a GPU chapter sets its rate against the GPU's peak
+    or the vendor library (CUB, cuBLAS, NCCL); chapter 01, on the CPU, against neither."""
+    return bool(line.get("rate")) and (line.get("percent_of_peak") is not None
+                                       or line.get("vendor_rate") is not None)
+
+
+def matplotlib_missing(error):
+    """Why there is no chart when matplotlib cannot be imported, naming the Python that tried:
+    CMake may have found another python3 than the one matplotlib was installed for."""
+    what = ("is not installed" if isinstance(error, ModuleNotFoundError)
+            and error.name == "matplotlib" else f"cannot be imported ({error})")
+    return (f"(matplotlib {what} for {sys.executable}, the Python running this: no chart drawn. "
+            f"Install it for that Python ({sys.executable} -m pip install matplotlib), or use "
+            "a Python that has it: configure with -DPython3_EXECUTABLE=<that python3> for "
+            "run_chapters, or run <that python3> tools/compare.py with the same options)")
+
+
 def draw_charts(lines, roofline, out):
-    """comparison.png and roofline.png; nothing (no file) when no chapter measured a rate."""
+    """comparison.png and roofline.png; nothing (no file) when no chapter measured a rate on a
+    GPU: a chart of chapter 01 alone would be nearly empty."""
     for stale in ("comparison.png", "roofline.png"):  # a previous run's: they would mislead
         (out / stale).unlink(missing_ok=True)
     if not any(l.get("rate") for l in lines):
         print("(no chapter measured a rate: no chart drawn)")
         return
+    if not any(ran_on_a_gpu(l) for l in lines):
+        skipped = sum(1 for l in lines if l["exit_code"] == SKIPPED)
+        print(f"(no GPU chapter ran ({skipped} skipped for want of a GPU they can use): "
+              "no chart drawn)")
+        return
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError:
-        print("(matplotlib not installed: no chart drawn)")
+    except ImportError as error:
+        print(matplotlib_missing(error))
         return
     draw_chart(lines, out / "comparison.png", plt)
     if roofline["points"]:

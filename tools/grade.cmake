@@ -9,15 +9,20 @@
 #   SANITIZER   compute-sanitizer, or empty: then no RACE / MEMORY rows, and SYNC rows only from
 #               the check of warp masks
 #   TIMEOUT     seconds a checker may run (default 60); under a sanitizer ten times that
-#   EXPECT      pass (default: exit 0 when every row is PASS, or SKIP for want of a GPU),
-#               todo (every row TODO or SKIP: the exercises as shipped), or
-#               no-pass (no row PASS, and none BUILD: the known-wrong answers of
-#               tests/wrong_answers, which must compile so that the checker, not the
-#               compiler, is what catches them)
+#   EXPECT      pass (default: exit 0 when every row is PASS, or SKIP: started, and its
+#               checker cannot run here), todo (every row TODO: the exercises as shipped,
+#               with or without a GPU), or no-pass (no row PASS, and none BUILD: the
+#               known-wrong answers of tests/wrong_answers, which must compile so that the
+#               checker, not the compiler, is what catches them)
 # Rows: PASS, FAIL, TODO, BUILD (did not compile: the first error), TIMEOUT (a hang: past
 # TIMEOUT, or a checker's own TIMEOUT row for a hang its kernel stopped itself), RACE /
 # SYNC / MEMORY (compute-sanitizer's racecheck / synccheck / memcheck reported an error at a
-# small size), SKIP (no CUDA device). SYNC also comes, with or without a GPU, from the check of
+# small size), SKIP (started, but the checker cannot run here: it exited 77, no CUDA device or
+# one too old for the exercise). Where the checker cannot run, the graded file decides between
+# TODO and SKIP: a file that still throws tutorial::Todo (a line that starts with the throw, as
+# shipped) is not started, and its row says TODO, with the reason the checker gave for not
+# running.
+# SYNC also comes, with or without a GPU, from the check of
 # warp masks (tools/warp_masks.cmake) on the graded file, whose path the checker's build leaves
 # in BIN_DIR/<target>.graded (cmake/Tutorial.cmake): a shuffle or vote whose constant mask
 # leaves out lanes that execute it is undefined behaviour that a run need not show.
@@ -42,6 +47,34 @@ function(first_line_matching text regex out_var)
   endif()
   string(STRIP "${line}" line)
   set(${out_var} "${line}" PARENT_SCOPE)
+endfunction()
+
+# Sets ${out_var} to the path of the file the checker ${target} grades (from the
+# BIN_DIR/<target>.graded its build leaves, cmake/Tutorial.cmake), or to "" when there is none.
+function(graded_file target out_var)
+  set(graded "")
+  if(EXISTS ${BIN_DIR}/${target}.graded)
+    file(STRINGS ${BIN_DIR}/${target}.graded graded LIMIT_COUNT 1)
+    if(NOT EXISTS "${graded}")
+      set(graded "")
+    endif()
+  endif()
+  set(${out_var} "${graded}" PARENT_SCOPE)
+endfunction()
+
+# Sets ${out_var} to TRUE when ${path} still throws tutorial::Todo as shipped, a line of its own
+# that starts with the throw: the learner has not started. A throw commented out (// throw) or
+# put behind a condition (if (false) throw) does not count.
+function(still_todo path out_var)
+  set(throws "")
+  if(NOT path STREQUAL "")
+    file(STRINGS "${path}" throws REGEX "^[ \t]*throw tutorial::Todo\\(")
+  endif()
+  if(throws STREQUAL "")
+    set(${out_var} FALSE PARENT_SCOPE)
+  else()
+    set(${out_var} TRUE PARENT_SCOPE)
+  endif()
 endfunction()
 
 # The sanitizer's verdict on ${exe} at a small size: sets status and detail when it reports.
@@ -73,6 +106,7 @@ endfunction()
 
 set(board "")
 set(counts "")
+set(not_run 0)  # checkers that exited 77: no GPU here, or one they cannot use
 set(all_expected TRUE)
 foreach(entry IN LISTS EXERCISES)
   string(REPLACE ":" ";" fields "${entry}")
@@ -98,8 +132,27 @@ foreach(entry IN LISTS EXERCISES)
       set(status TIMEOUT)
       set(detail "${file}: no answer in ${TIMEOUT} s: ${hang_hint}")
     elseif(code EQUAL 77)
-      set(status SKIP)
-      set(detail "no CUDA device")
+      # The checker cannot run here. Its reason is its line on stderr after the program's name
+      # ("no CUDA device found; ...", or what the GPU lacks).
+      set(why "no CUDA device")
+      string(FIND "${err}" "${BIN_DIR}/${target}: " at)
+      if(at GREATER -1)
+        string(LENGTH "${BIN_DIR}/${target}: " skip)
+        math(EXPR at "${at} + ${skip}")
+        string(SUBSTRING "${err}" ${at} -1 why)
+        string(REGEX MATCH "^[^\n]*" why "${why}")
+      endif()
+      graded_file(${target} graded)
+      still_todo("${graded}" not_started)
+      if(not_started)
+        string(REPLACE "${SOURCE_DIR}/" "" shown "${graded}")
+        set(status TODO)
+        set(detail "not started: ${shown} still throws tutorial::Todo (not run here: ${why})")
+      else()
+        set(status SKIP)
+        set(detail "started, not run here: ${why}")
+      endif()
+      math(EXPR not_run "${not_run} + 1")
     elseif(row)
       string(REGEX MATCH "^[A-Z]+" status "${row}")
       string(REGEX REPLACE "^[A-Z]+  [^ ]+  " "" detail "${row}")
@@ -121,9 +174,9 @@ foreach(entry IN LISTS EXERCISES)
       endif()
     endif()
     # The graded file's warp masks, decided from its source: no GPU needed.
-    if(status MATCHES "^(PASS|FAIL|SKIP)$" AND EXISTS ${BIN_DIR}/${target}.graded)
-      file(STRINGS ${BIN_DIR}/${target}.graded graded LIMIT_COUNT 1)
-      if(EXISTS "${graded}")
+    if(status MATCHES "^(PASS|FAIL|SKIP)$")
+      graded_file(${target} graded)
+      if(NOT graded STREQUAL "")
         warp_mask_findings("${graded}" findings)
         if(NOT findings STREQUAL "")
           string(REGEX REPLACE "\n.*" "" first "${findings}")
@@ -141,7 +194,7 @@ foreach(entry IN LISTS EXERCISES)
   list(APPEND counts ${status})
   if(EXPECT STREQUAL "pass" AND NOT status MATCHES "^(PASS|SKIP)$")
     set(all_expected FALSE)
-  elseif(EXPECT STREQUAL "todo" AND NOT status MATCHES "^(TODO|SKIP)$")
+  elseif(EXPECT STREQUAL "todo" AND NOT status STREQUAL "TODO")
     set(all_expected FALSE)
   elseif(EXPECT STREQUAL "no-pass" AND status MATCHES "^(PASS|BUILD)$")
     set(all_expected FALSE)
@@ -158,6 +211,11 @@ foreach(status IN ITEMS PASS FAIL TODO BUILD TIMEOUT RACE SYNC MEMORY SKIP)
     string(APPEND summary " ${count} ${status}")
   endif()
 endforeach()
+if(not_run GREATER 0)
+  string(APPEND summary "\n${not_run} of them not run here (no GPU, or none their checkers can \
+use): TODO there means the file still throws tutorial::Todo, SKIP that it is started and waits \
+for a GPU to grade it (docs/setup.md, \"Without a GPU\")")
+endif()
 message("==== exercise board (${EXPECT}) ====\n${board}${total} graded:${summary}")
 if(NOT all_expected)
   if(EXPECT STREQUAL "pass")

@@ -4,6 +4,8 @@
     compare_roofline_test.py rates    # three chapters with rates (one states a tensor-core peak),
                                       # a roofs tool and a profile
     compare_roofline_test.py skipped  # every program exits 77 (no GPU): no chart at all
+    compare_roofline_test.py cpu_only # chapter 01 measures on the CPU, every GPU program exits
+                                      # 77: no chart of chapter 01 alone
 
 Each fake program is a script in a temporary bin folder: a chapter writes the JSON report it is
 given (through TUTORIAL_REPORT_JSON), the roofs tool prints its JSON. "rates" checks the numbers
@@ -168,14 +170,19 @@ def test_rates(tmp):
     else:
         print("matplotlib is not installed: the image checks are skipped")
 
-    # Without matplotlib: one line says so, the numbers are the same, no image.
+    # Without matplotlib: one line says so, naming the Python that lacks it and how to choose
+    # another; the numbers are the same, no image.
     hidden = tmp / "hidden"
     (hidden / "matplotlib").mkdir(parents=True)
-    (hidden / "matplotlib" / "__init__.py").write_text("raise ImportError('hidden by the test')")
+    (hidden / "matplotlib" / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'matplotlib'\", name='matplotlib')")
     env = dict(os.environ, PYTHONPATH=str(hidden))
     stdout, data = run_compare(str(bin_dir), str(tmp / "bare"), "--profile", str(profile),
                                env=env)
-    assert stdout.count("(matplotlib not installed: no chart drawn)") == 1, stdout
+    missing = [l for l in stdout.splitlines() if l.startswith("(matplotlib ")]
+    assert len(missing) == 1, stdout
+    assert missing[0].startswith(f"(matplotlib is not installed for {sys.executable}, "), missing
+    assert "-DPython3_EXECUTABLE=" in missing[0], missing
     check_roofline(data)
     assert not list((tmp / "bare").glob("*.png")), list((tmp / "bare").glob("*.png"))
 
@@ -195,7 +202,29 @@ def test_skipped(tmp):
     assert not list(out.glob("*.png")), list(out.glob("*.png"))
 
 
-CASES = {"rates": test_rates, "skipped": test_skipped}
+def test_cpu_only(tmp):
+    """No GPU: chapter 01 measures a rate on the CPU (no peak, no vendor library), every GPU
+    program exits 77. A chart of chapter 01 alone would be nearly empty: none is drawn, and no
+    word about matplotlib either, installed or not."""
+    bin_dir, out = tmp / "bin", tmp / "out"
+    bin_dir.mkdir()
+    out.mkdir()
+    (out / "comparison.png").write_bytes(PNG)  # a previous run's chart must not stay
+    cpu = dict(report("01_cpu_loop", "GB/s", None, "add", "int64 loop",
+                      [row("int64 loop", 9.0, None, 7.5)]), peak_rate=None)
+    fake(bin_dir, "roofs", code=77)
+    fake(bin_dir, "ch01_cpu_loop", cpu)
+    fake(bin_dir, "ch02_fake_sum", code=77)
+    fake(bin_dir, "ch07_fake_matmul", code=77, usage="usage: fake [--m M] [--n N] [--k K]")
+    stdout, data = run_compare(str(bin_dir), str(out))
+    assert "(no GPU chapter ran (2 skipped for want of a GPU they can use): no chart drawn)" \
+        in stdout, stdout
+    assert "matplotlib" not in stdout, stdout
+    assert [l["chapter"] for l in data["table"] if l.get("rate")] == ["01_cpu_loop"], data["table"]
+    assert not list(out.glob("*.png")), list(out.glob("*.png"))
+
+
+CASES = {"rates": test_rates, "skipped": test_skipped, "cpu_only": test_cpu_only}
 if len(sys.argv) != 2 or sys.argv[1] not in CASES:
     sys.exit(f"usage: {sys.argv[0]} {'|'.join(CASES)}")
 with tempfile.TemporaryDirectory() as folder:

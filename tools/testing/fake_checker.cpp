@@ -5,7 +5,12 @@
 #include <iostream>
 #include <thread>
 
-int main() {
+int main(int, char** argv) {
+#if defined(FAKE_MODE_no_device)  // a GPU checker on a machine without a GPU: no row, exit 77
+  std::cerr << argv[0] << ": no CUDA device found; this program needs an NVIDIA GPU\n";
+  return 77;
+#endif
+  (void)argv;
   std::cout << "      a line the checker prints before its row\n";
 #if defined(FAKE_MODE_pass) || defined(FAKE_MODE_race)
   std::cout << "PASS  0.1  a fake" << std::endl;
