@@ -77,7 +77,7 @@ __device__ void matmul_naive(const float* __restrict__ a, const float* __restric
 
 // ---------------------------------------------------------------------------------------------
 // The tiled kernels run a 1-D grid (the per-block cycle slots are indexed by blockIdx.x) and
-// find their tile of C from the block index (tile_of_block, in tutorial/harness/matmul.cuh).
+// find their tile of C from the block index (tile_of_block, in tile_of_block.cuh).
 
 // ---------------------------------------------------------------------------------------------
 // Step 2: shared-memory tiles.

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "tile_of_block.cuh"
 #include "tutorial/explain/shared_trace.cuh"
 #include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/matmul.cuh"
@@ -15,8 +16,6 @@ namespace chapter07 {
 
 using tutorial::ceil_div;
 using tutorial::shared_array;
-using tutorial::tile_of_block;
-using tutorial::TilePosition;
 using tutorial::TracedShared;
 
 constexpr int kRegTileM = 128;  ///< rows of C per block

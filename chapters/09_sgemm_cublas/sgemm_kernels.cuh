@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "../07_tiled_matmul/tile_of_block.cuh"
 #include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/matmul.cuh"
 
@@ -198,7 +199,7 @@ __device__ inline void store_fragment(float* __restrict__ c, int64_t m, int64_t 
  * blocks an SM leave a thread, so a wide block runs alone on its SM.
  */
 template <int kDepth, Arrangement kArrangement, int kBuffers, bool kGuarded = true,
-          int kTileN = kNarrow, int kGroup = tutorial::kGroupRows>
+          int kTileN = kNarrow, int kGroup = chapter07::kGroupRows>
 __device__ void sgemm_tiles(const float* __restrict__ a, const float* __restrict__ b,
                             float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
   constexpr int kALoads = kTileM * kDepth / 4 / kThreads;  // float4 of A per thread and tile
@@ -207,8 +208,8 @@ __device__ void sgemm_tiles(const float* __restrict__ a, const float* __restrict
   static_assert(kBuffers == 1 || kBuffers == 2, "one buffer or two");
   __shared__ __align__(16) float a_tile[kBuffers][kDepth][kATileStride];  // transposed: [p][row]
   __shared__ __align__(16) float b_tile[kBuffers][kDepth][kTileN];
-  const tutorial::TilePosition tile =
-      tutorial::tile_of_block<kGroup>(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block<kGroup>(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
   const int64_t row0 = tile.row * kTileM, col0 = tile.col * kTileN;
 
   float4 a_next[kALoads], b_next[kBLoads];
@@ -282,7 +283,7 @@ constexpr int min_blocks_per_sm(int width) {
 /// sgemm_tiles as the harness launches it (clocked_kernel in tutorial/harness/block_cycles.cuh),
 /// with its launch bounds.
 template <int kDepth, Arrangement kArrangement, int kBuffers, bool kGuarded = true,
-          int kTileN = kNarrow, int kGroup = tutorial::kGroupRows>
+          int kTileN = kNarrow, int kGroup = chapter07::kGroupRows>
 inline constexpr auto sgemm_tiles_kernel =
     tutorial::clocked_kernel<sgemm_tiles<kDepth, kArrangement, kBuffers, kGuarded, kTileN, kGroup>,
                              kThreads, min_blocks_per_sm(kTileN)>;
@@ -476,8 +477,8 @@ __device__ void sgemm_async(const float* __restrict__ a, const float* __restrict
   static_assert(kStages >= 2, "a stage to multiply and at least one in flight");
   __shared__ __align__(16) float a_tile[kStages][kDepth][kATileStride];  // transposed: [p][row]
   __shared__ __align__(16) float b_tile[kStages][kDepth][kTileN];
-  const tutorial::TilePosition tile =
-      tutorial::tile_of_block(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
   const int64_t row0 = tile.row * kTileM, col0 = tile.col * kTileN;
   TileCopier<kGuarded, kTileN> copies(a, b, m, n, k, row0, col0);
 

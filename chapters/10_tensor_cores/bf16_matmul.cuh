@@ -22,12 +22,12 @@
 #include <string>
 #include <vector>
 
+#include "sm_clock.hpp"
 #include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/device_buffer.cuh"
 #include "tutorial/harness/matmul.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/report.hpp"
-#include "tutorial/harness/sm_clock.hpp"
 #include "tutorial/harness/steps.cuh"
 #include "tutorial/harness/verify.hpp"
 #include "tutorial/vendor/cublas_sgemm.cuh"
@@ -272,8 +272,7 @@ class Bf16MatmulRun {
   Row with_clock(Measure&& measure) {
     clock_.start();
     Row row = measure();
-    clocks_.push_back(
-        {row.name, tutorial::SmClockSampler::median(clock_.stop()), clock_.reasons()});
+    clocks_.push_back({row.name, SmClockSampler::median(clock_.stop()), clock_.reasons()});
     return row;
   }
   static void add_checks(Report& report, std::vector<Check> checks) {
@@ -323,7 +322,7 @@ class Bf16MatmulRun {
   MatmulProblem problem_;
   CublasBf16Gemm gemm_;
   std::vector<float> abs_product_, vendor_c_;
-  tutorial::SmClockSampler clock_{current_pci_bus_id().c_str()};
+  SmClockSampler clock_{current_pci_bus_id().c_str()};
   std::vector<RowClock> clocks_;
   double scale_ = 0;
 };

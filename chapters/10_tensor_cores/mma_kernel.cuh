@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "../07_tiled_matmul/tile_of_block.cuh"
 #include "bf16_matmul.cuh"
 #include "tensor_core_ptx.cuh"
 #include "tutorial/harness/block_cycles.cuh"
@@ -68,8 +69,8 @@ __device__ void matmul_mma(const __nv_bfloat16* __restrict__ a,
   // A's tile by rows of A, B's by columns of B (rows of b_cols): 128 rows of 32 values each.
   __shared__ __align__(128) __nv_bfloat16 a_tile[kStages][kMmaBlockM * kMmaDepth];
   __shared__ __align__(128) __nv_bfloat16 b_tile[kStages][kMmaBlockN * kMmaDepth];
-  const tutorial::TilePosition tile =
-      tutorial::tile_of_block(blockIdx.x, m / kMmaBlockM, n / kMmaBlockN);
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block(blockIdx.x, m / kMmaBlockM, n / kMmaBlockN);
   const int64_t row0 = tile.row * kMmaBlockM, col0 = tile.col * kMmaBlockN;
 
   const auto copy_tiles = [&](int stage, int64_t k0) {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "../07_tiled_matmul/tile_of_block.cuh"
 #include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
 #include "tutorial/harness/block_cycles.cuh"
@@ -62,7 +63,7 @@ __device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensor
     if (threadIdx.x == 0) {
       int64_t first_use = 0;
       for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x, first_use += steps) {
-        const tutorial::TilePosition tile = tutorial::tile_of_block(t, tile_rows, tile_cols);
+        const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
         produce_tile(stages, full, empty, &a_map, &b_map, steps, tile.row * kWgBlockM,
                      tile.col * kWgBlockN, first_use);
       }
@@ -73,7 +74,7 @@ __device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensor
     const uint32_t a_rows = consumer * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
     int64_t first_use = 0;
     for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x, first_use += steps) {
-      const tutorial::TilePosition tile = tutorial::tile_of_block(t, tile_rows, tile_cols);
+      const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
       float d[kWgAccumulators] = {};  // every tile starts from zero
       consume_tile(d, stages, full, empty, a_rows, steps, first_use);
       store_warpgroup_tile(d, c, n, tile.row * kWgBlockM + 64 * consumer, tile.col * kWgBlockN);

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "../07_tiled_matmul/tile_of_block.cuh"
 #include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
 #include "tutorial/harness/block_cycles.cuh"
@@ -122,8 +123,8 @@ __device__ void matmul_wgmma_warp_specialized(const CUtensorMap& a_map, const CU
   __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
   __shared__ uint64_t empty[kWgStages];  // every consumer warp is done with the stage
   const WgmmaStages stages = wgmma_stages(dynamic_shared);
-  const tutorial::TilePosition tile =
-      tutorial::tile_of_block(blockIdx.x, m / kWgBlockM, tutorial::ceil_div(n, kWgBlockN));
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block(blockIdx.x, m / kWgBlockM, tutorial::ceil_div(n, kWgBlockN));
   const int64_t row0 = tile.row * kWgBlockM, col0 = tile.col * kWgBlockN;
   const int64_t steps = k / kWgDepth;
 

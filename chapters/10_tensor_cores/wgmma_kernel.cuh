@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "../07_tiled_matmul/tile_of_block.cuh"
 #include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
 #include "tensor_map.cuh"
@@ -140,8 +141,8 @@ __device__ void matmul_wgmma_tma(const CUtensorMap& a_map, const CUtensorMap& b_
   extern __shared__ unsigned char dynamic_shared[];
   __shared__ uint64_t full[kWgStages];  // phase u of full[s]: step s + u kWgStages has landed
   const WgmmaStages stages = wgmma_stages(dynamic_shared);
-  const tutorial::TilePosition tile =
-      tutorial::tile_of_block(blockIdx.x, m / kWgBlockM, tutorial::ceil_div(n, kWgBlockN));
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block(blockIdx.x, m / kWgBlockM, tutorial::ceil_div(n, kWgBlockN));
   const int64_t row0 = tile.row * kWgBlockM, col0 = tile.col * kWgBlockN;
   const int64_t steps = k / kWgDepth;
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "../07_tiled_matmul/tile_of_block.cuh"
 #include "bf16_matmul.cuh"
 #include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/matmul.cuh"
@@ -40,8 +41,8 @@ __device__ void matmul_wmma(const __nv_bfloat16* __restrict__ a,
                             int64_t m, int64_t n, int64_t k) {
 #if __CUDA_ARCH__ >= 800
   using namespace nvcuda;
-  const tutorial::TilePosition tile =
-      tutorial::tile_of_block(blockIdx.x, m / kWmmaBlockM, n / kWmmaBlockN);
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block(blockIdx.x, m / kWmmaBlockM, n / kWmmaBlockN);
   const int warp = threadIdx.x / 32;
   const int64_t row = tile.row * kWmmaBlockM + (warp / 4) * kWmmaTile;
   const int64_t col = tile.col * kWmmaBlockN + (warp % 4) * kWmmaTile;

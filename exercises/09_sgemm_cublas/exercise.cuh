@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "07_tiled_matmul/tile_of_block.cuh"  // chapter 07's tile order
 #include "09_sgemm_cublas/sgemm_kernels.cuh"  // chapter 09's tile
 #include "tutorial/harness/cuda_check.cuh"
 #include "tutorial/harness/matmul.cuh"
@@ -135,12 +136,12 @@ struct TileCorner {
   int64_t row, col;
 };
 
-/// The corner of the tile that this block computes: the tiles in tutorial::tile_of_block's
+/// The corner of the tile that this block computes: the tiles in chapter07::tile_of_block's
 /// order (consecutive blocks walk down groups of 8 tile rows, so that they share more of A
 /// and B in L2).
 __device__ __forceinline__ TileCorner block_corner(int64_t m, int64_t n) {
-  const tutorial::TilePosition tile =
-      tutorial::tile_of_block(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
   return {tile.row * kTileM, tile.col * kTileN};
 }
 

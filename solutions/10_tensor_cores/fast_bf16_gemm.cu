@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "07_tiled_matmul/tile_of_block.cuh"
 #include "exercise.cuh"
 #include "tutorial/harness/cuda_check.cuh"
 #include "tutorial/harness/matmul.cuh"
@@ -112,7 +113,8 @@ __global__ void __launch_bounds__(Config::kThreads)
   extern __shared__ __align__(128) __nv_bfloat16 tiles[];
   const auto a_tile = [&](int stage) { return tiles + stage * Config::kStageValues; };
   const auto b_tile = [&](int stage) { return a_tile(stage) + kBlockM * kDepth; };
-  const tutorial::TilePosition tile = tutorial::tile_of_block(blockIdx.x, m / kBlockM, n / kBlockN);
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block(blockIdx.x, m / kBlockM, n / kBlockN);
   const int64_t row0 = tile.row * kBlockM, col0 = tile.col * kBlockN;
   const auto copy_tiles = [&](int stage, int64_t k0) {
     copy_tile<Config, kBlockM>(a_tile(stage), a + row0 * k + k0, k);

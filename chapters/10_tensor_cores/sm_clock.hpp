@@ -1,5 +1,5 @@
 /**
- * @file common/include/tutorial/harness/sm_clock.hpp
+ * @file chapters/10_tensor_cores/sm_clock.hpp
  * @brief The SM clock while timed runs go on: a host thread reads it from NVML every
  *        millisecond between start() and stop().
  *
@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-namespace tutorial {
+namespace chapter10 {
 
 /// Samples the SM clock (MHz) of one GPU from a host thread. Not copyable; one per device.
 class SmClockSampler {
@@ -115,4 +115,4 @@ class SmClockSampler {
   unsigned long long reasons_ = 0;     // likewise
 };
 
-}  // namespace tutorial
+}  // namespace chapter10
