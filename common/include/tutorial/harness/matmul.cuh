@@ -99,6 +99,12 @@ inline MatmulProblem make_matmul_problem(const Options& opt) {
   return p;
 }
 
+/// "K", or "2K" for @p error_per_add = 2: the additions gamma() counts, as the checks'
+/// rules name them.
+inline std::string additions_text(int error_per_add) {
+  return error_per_add == 1 ? "K" : std::to_string(error_per_add) + "K";
+}
+
 /**
  * @brief Checks the sampled entries of @p c against the double-precision CPU reference.
  *
@@ -117,57 +123,57 @@ inline Check check_sampled(const std::string& name, const std::vector<float>& c,
     tolerance.push_back(rounding_gamma(error_per_add * p.k) *
                         reference_matmul_abs_entry(p.a, p.b, p.n, p.k, row, col));
   }
-  const std::string k = error_per_add == 1 ? "K" : std::to_string(error_per_add) + "K";
+  const std::string k = additions_text(error_per_add);
   return check_elements(
       "C (" + name + "), " + std::to_string(p.sampled.size()) + " sampled entries vs CPU double",
       got, want, [&](size_t i) { return tolerance[i]; }, "|error| <= gamma(" + k + ") sum|a||b|");
 }
 
+/// |x| of every element: the vendor's product of |A| and |B| gives the scale of the error bound.
+inline std::vector<float> absolute(std::vector<float> values) {
+  for (float& v : values) v = std::fabs(v);
+  return values;
+}
+
 /**
- * @brief cuBLAS's C, the C every kernel is compared with, and the bound each element of a
- *        kernel's C must be within.
+ * @brief The vendor's C, the C every kernel is compared with, and the bound each element of a
+ *        kernel's C must be within. Chapters 07 and 09 (cublasSgemm) and 10 (cublasGemmEx).
  *
- * cuBLAS on |A| and |B| gives S = sum_p |a_ip||b_pj| for every entry (to within a factor
- * 1 - gamma(K): all its terms are positive); cuBLAS on A and B gives the C every kernel is
+ * The vendor on |A| and |B| gives S = sum_p |a_ip||b_pj| for every entry (to within a factor
+ * 1 - gamma(K): all its terms are positive); the vendor on A and B gives the C every kernel is
  * compared with, itself checked against the CPU at the sampled entries (check_sampled). A
- * kernel and cuBLAS are each within gamma(K) S of the exact C, so within 2 gamma(K) S of each
- * other; S <= S_cublas / (1 - gamma(K)). Leaves A and B on the device, C poisoned.
+ * kernel and the vendor are each within gamma(K) S of the exact C, so within 2 gamma(K) S of
+ * each other; S <= S_vendor / (1 - gamma(K)). With @p error_per_add = 2, each addition may err
+ * by twice float's unit roundoff: gamma(2K) (chapter 10's tensor cores).
  */
 class MatmulReference {
  public:
-  MatmulReference(const MatmulProblem& p, const CublasRowMajorSgemm& sgemm, DeviceBuffer<float>& a,
-                  DeviceBuffer<float>& b, DeviceBuffer<float>& c) {
-    a.copy_from(absolute(p.a));
-    b.copy_from(absolute(p.b));
-    sgemm(a.data(), b.data(), c.data());
-    abs_product_ = c.to_host();
-    a.copy_from(p.a);
-    b.copy_from(p.b);
-    c.poison();
-    sgemm(a.data(), b.data(), c.data());
-    vendor_c_ = c.to_host();
-    c.poison();
-    const double gamma = rounding_gamma(p.k);
+  /// @param product product(a, b) multiplies the M x K values @p a by the K x N values @p b
+  ///        with the vendor library and returns the M x N C, row-major.
+  template <typename Product>
+  MatmulReference(const MatmulProblem& p, Product&& product, std::string vendor,
+                  int error_per_add = 1)
+      : abs_product_(product(absolute(p.a), absolute(p.b))),
+        vendor_c_(product(p.a, p.b)),
+        vendor_(std::move(vendor)),
+        rule_("|error| <= 2 gamma(" + additions_text(error_per_add) + ") sum|a||b|") {
+    const double gamma = rounding_gamma(error_per_add * p.k);
     scale_ = gamma < 1 ? 2 * gamma / (1 - gamma) : std::numeric_limits<double>::infinity();
   }
   const std::vector<float>& vendor_c() const { return vendor_c_; }
-  /// How far element @p i of a kernel's C may be from cuBLAS's.
+  /// How far element @p i of a kernel's C may be from the vendor's.
   double tolerance(size_t i) const { return scale_ * double(abs_product_[i]); }
-  /// Element by element against cuBLAS, with the rule in the name.
+  /// Element by element against the vendor, with the rule in the name.
   Check check(const std::string& name, const std::vector<float>& c) const {
     return check_elements(
-        "C (" + name + ") vs cublasSgemm", c, vendor_c_, [&](size_t i) { return tolerance(i); },
-        "|error| <= 2 gamma(K) sum|a||b|");
+        "C (" + name + ") vs " + vendor_, c, vendor_c_, [&](size_t i) { return tolerance(i); },
+        rule_);
   }
 
  private:
-  /// |x| of every element: cuBLAS on |A| and |B| gives the scale of the error bound.
-  static std::vector<float> absolute(std::vector<float> values) {
-    for (float& v : values) v = std::fabs(v);
-    return values;
-  }
   std::vector<float> abs_product_, vendor_c_;
-  double scale_;
+  std::string vendor_, rule_;
+  double scale_ = 0;
 };
 
 /**
@@ -186,7 +192,12 @@ struct MatmulRun {
         c(matrix_elements("C", opt.m, opt.n)),
         problem(make_matmul_problem(opt)),
         sgemm(opt.m, opt.n, opt.k),
-        reference(problem, sgemm, a, b, c) {}
+        reference(
+            problem,
+            [this](const std::vector<float>& a_values, const std::vector<float>& b_values) {
+              return cublas_product(a_values, b_values);
+            },
+            "cublasSgemm") {}
 
   /// The vendor row's id.
   static constexpr const char* kCublasId = "cublasSgemm (FP32)";
@@ -244,7 +255,21 @@ struct MatmulRun {
   DeviceBuffer<float> a, b, c;
   MatmulProblem problem;
   CublasRowMajorSgemm sgemm;
-  MatmulReference reference;
+  MatmulReference reference;  // last: made from the members above; leaves C poisoned
+
+ private:
+  /// cuBLAS's C for A and B holding @p a_values and @p b_values (left on the device); C is
+  /// poisoned before the call and after the copy back.
+  std::vector<float> cublas_product(const std::vector<float>& a_values,
+                                    const std::vector<float>& b_values) {
+    a.copy_from(a_values);
+    b.copy_from(b_values);
+    c.poison();
+    sgemm(a.data(), b.data(), c.data());
+    std::vector<float> product = c.to_host();
+    c.poison();
+    return product;
+  }
 };
 
 /// The report of a matmul chapter: the problem described, rates in GFLOP/s against the FP32
