@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "scan_drivers.cuh"
+#include "scan_types.hpp"
 #include "tutorial/explain/explain.cuh"
 #include "tutorial/harness/chapter_main.hpp"
 #include "tutorial/harness/gpu_report.cuh"
@@ -84,49 +85,6 @@ struct UniformDepth {
   int64_t depth;
   int64_t operator()(int64_t) const { return depth; }
   std::string text() const { return std::to_string(depth); }
-};
-
-/// The integer scan: int32 in, int64 out. |x| <= 2^20 and n < 2^42 keep every prefix below
-/// 2^62: int64 cannot overflow, so the check is exact. Its table comes first: its rows are
-/// named by their steps and compared with its first vendor row, at the report's intensity.
-struct IntegerScan {
-  using In = int32_t;
-  using Out = int64_t;
-  static constexpr const char* kType = "int64";
-  static constexpr const char* kPrefix = "";
-  static constexpr const char* kBaseline = "";
-  static constexpr double kOpsPerByte = 0;            ///< 0: the report's
-  static constexpr bool kEstimatedForVendor = false;  ///< CUB's integer scan is checked exactly
-  static std::vector<In> input(int64_t n, uint64_t seed) {
-    return random_ints(n, seed, -(1 << 20), 1 << 20);
-  }
-  template <typename Depth>
-  static Check check(std::string what, const std::vector<Out>& got,
-                     const std::vector<int64_t>& want, const Depth&) {
-    return check_scan_exact(std::move(what), got, want);
-  }
-};
-
-/// The float scan: float in and out, inputs in [0.5, 1.5). All positive, so the prefix of
-/// |x| in the rounding bound is the reference itself; each prefix of such floats (multiples
-/// of 2^-24 below 2^53 * 2^-24) is exact in the double reference. Its rows are named
-/// "float: ...", each compared with CUB's float scan at one add per float in and out.
-struct FloatScan {
-  using In = float;
-  using Out = float;
-  static constexpr const char* kType = "float";
-  static constexpr const char* kPrefix = "float: ";
-  static constexpr const char* kBaseline = "float: cub::DeviceScan::InclusiveSum";
-  static constexpr double kOpsPerByte = 1.0 / (2 * sizeof(float));
-  static constexpr bool kEstimatedForVendor = true;  ///< CUB's bound rests on CubDepthEstimate
-  static std::vector<In> input(int64_t n, uint64_t seed) {
-    return random_floats(n, seed, 0.5f, 1.5f);
-  }
-  template <typename Depth>
-  static Check check(std::string what, const std::vector<Out>& got, const std::vector<double>& want,
-                     const Depth& depth) {
-    return check_positive_scan(std::move(what), got, want, depth);
-  }
 };
 
 /**

@@ -244,15 +244,11 @@ Explanation explain_lesson(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  OptionSpec spec;
-  spec.program = kChapter.program();
-  spec.matmul = true;
   // 2048^3 fills an H100 (256 tiles of 128 x 128 for 132 SMs) and keeps the default run short:
   // naive_down_columns, the slowest step, took 0.27 s a run at 4096^3, and 2048^3 is an eighth
   // of the work, run 7 times (warm-up, 5 timed runs, the cycle run).
   // The page's table is measured at 4096^3 with --m 4096 --n 4096 --k 4096 --reps 10.
-  spec.default_m = spec.default_n = spec.default_k = 2048;
-  spec.default_reps = 5;
+  OptionSpec spec = matmul_spec(kChapter.program(), 2048, 5);
   spec.extra = {explain_option()};
   return run_main(argc, argv, spec, run_lesson, explain_lesson);
 }

@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../06_blelloch_scan/scan_types.hpp"
 #include "last_block_reduce.cuh"
 #include "lookback_scan.cuh"
 #include "tutorial/harness/chapter_main.hpp"
@@ -237,34 +238,10 @@ void run_reductions(const Options& opt, const DeviceFacts& device, Timer& timer,
 
 // ---- Scans --------------------------------------------------------------------------------
 
-/// The integer scan: int32 in [-2^20, 2^20] -> int64, checked exactly.
-struct IntegerScan {
-  using In = int32_t;
-  using Out = int64_t;
-  static constexpr const char* kPrefix = "";
-  static std::vector<In> input(int64_t n, uint64_t seed) { return reduction_input(n, seed); }
-  template <typename Depth>
-  static Check check(std::string what, const std::vector<Out>& got,
-                     const std::vector<int64_t>& want, const Depth&) {
-    return check_scan_exact(std::move(what), got, want);
-  }
-};
-
-/// The float scan: float in [0.5, 1.5) -> float, element i within gamma(depth(i)) times its
-/// prefix (all inputs positive: the prefix of |x| is the reference itself).
-struct FloatScan {
-  using In = float;
-  using Out = float;
-  static constexpr const char* kPrefix = "float: ";
-  static std::vector<In> input(int64_t n, uint64_t seed) {
-    return random_floats(n, seed, 0.5f, 1.5f);
-  }
-  template <typename Depth>
-  static Check check(std::string what, const std::vector<Out>& got, const std::vector<double>& want,
-                     const Depth& depth) {
-    return check_positive_scan(std::move(what), got, want, depth);
-  }
-};
+// The scans and their checks are chapter 06's (scan_types.hpp): int32 -> int64 exactly, and
+// float -> float within gamma(depth(i)) times each prefix.
+using chapter06::FloatScan;
+using chapter06::IntegerScan;
 
 /// Our scans' depth bound (single_pass_depth); CUB's is estimated (cub_scan.cuh).
 template <typename Out>

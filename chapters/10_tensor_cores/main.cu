@@ -123,11 +123,6 @@ Report run_lesson(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  OptionSpec spec;
-  spec.program = kChapter.program();
-  spec.matmul = true;
   // 4096^3: the size of the page's table and of the chapter's target.
-  spec.default_m = spec.default_n = spec.default_k = 4096;
-  spec.default_reps = 10;
-  return run_main(argc, argv, spec, run_lesson);
+  return run_main(argc, argv, matmul_spec(kChapter.program(), 4096, 10), run_lesson);
 }
