@@ -12,8 +12,9 @@
 namespace exercise07 {
 
 //! [exercise_7_1]
-/// Exercise 7.1: C (m x n) = A (m x k) * B (k x n) with 16 x 16 shared-memory tiles, for any
-/// shape. @pre 1 <= m, n, k; m, n <= 65535 * 16 (the 2-D grid's y dimension).
+/// Exercise 7.1: C (m x n) = A^T * B with 16 x 16 shared-memory tiles, for any shape. A is
+/// stored k x m (so A^T is m x k), B is k x n. @pre 1 <= m, n, k; m <= 65535 * 16 (the 2-D
+/// grid's y dimension).
 void matmul_any_shape(const float* d_a, const float* d_b, float* d_c, int64_t m, int64_t n,
                       int64_t k);
 //! [exercise_7_1]
