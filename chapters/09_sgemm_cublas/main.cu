@@ -45,22 +45,30 @@ Step tile_step(MatmulRun& run, std::string id, std::string teaches, MatmulKernel
                   grid_blocks(ceil_div(m, kTileM) * ceil_div(n, width)), kThreads);
 }
 
-/// A warp-tiled step, kWidth wide and kDepth deep, with kBuffers shared buffers.
+/// A warp-tiled step, kWidth wide and kDepth deep, with kBuffers shared buffers: sgemm_vectorized
+/// (one) or sgemm_double_buffered (two).
 template <int kWidth, int kDepth, int kBuffers>
 Step warp_tiled_step(MatmulRun& run, std::string id, std::string teaches) {
-  return tile_step(run, std::move(id), std::move(teaches),
-                   sgemm_tiles_kernel<kDepth, Arrangement::kWarpTiles, kBuffers, true, kWidth>,
-                   sgemm_tiles_kernel<kDepth, Arrangement::kWarpTiles, kBuffers, false, kWidth>,
-                   kDepth, kWidth);
+  static_assert(kBuffers == 1 || kBuffers == 2, "one buffer or two");
+  using Warps = WarpTiles<kWidth>;
+  if constexpr (kBuffers == 1) {
+    return tile_step(run, std::move(id), std::move(teaches),
+                     sgemm_vectorized_kernel<Warps, kDepth, true>,
+                     sgemm_vectorized_kernel<Warps, kDepth, false>, kDepth, kWidth);
+  } else {
+    return tile_step(run, std::move(id), std::move(teaches),
+                     sgemm_double_buffered_kernel<Warps, kDepth, true>,
+                     sgemm_double_buffered_kernel<Warps, kDepth, false>, kDepth, kWidth);
+  }
 }
 
 /// An asynchronous-copy step, kWidth wide, kStages steps along K in flight, a step's copies
-/// started together or spread over its products (kSpread).
-template <int kWidth, int kStages, bool kSpread = false>
+/// started together (CopiesTogether) or spread over its products (CopiesSpread).
+template <int kWidth, int kStages, class Copies = CopiesTogether>
 Step async_step(MatmulRun& run, std::string id, std::string teaches) {
   return tile_step(run, std::move(id), std::move(teaches),
-                   sgemm_async_kernel<kStages, true, kWidth, kSpread>,
-                   sgemm_async_kernel<kStages, false, kWidth, kSpread>, kAsyncDepth, kWidth);
+                   sgemm_async_kernel<kStages, true, kWidth, Copies>,
+                   sgemm_async_kernel<kStages, false, kWidth, Copies>, kAsyncDepth, kWidth);
 }
 
 /// The lesson: chapter 07's kernel, then one change a step.
@@ -70,19 +78,19 @@ std::vector<Step> lesson_steps(MatmulRun& run) {
                 "chapter 07's kernel: 8 x 8 of C a thread, one float a load from global memory",
                 chapter07::register_tiled_kernel),
       tile_step(run, "vectorized", "16-byte loads of A and B and 16-byte stores of C (float4)",
-                sgemm_tiles_kernel<8, Arrangement::kBlockGrid, 1>),
+                sgemm_vectorized_kernel<BlockGrid>),
       tile_step(run, "double_buffered", "two shared buffers: one barrier a step along K, not two",
-                sgemm_tiles_kernel<8, Arrangement::kBlockGrid, 2>),
+                sgemm_double_buffered_kernel<BlockGrid>),
       tile_step(run, "warp_tiled_guarded",
                 "each warp 64 x 32 of the tile: a warp reads fewer values of A and B from "
                 "shared memory per FMA",
-                sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2>),
+                sgemm_double_buffered_kernel<WarpTiles<kNarrow>>),
       warp_tiled_step<kNarrow, 8, 2>(run, "warp_tiled",
                                      "no edge tests where the shape is whole tiles (whole_tiles)"),
       tile_step(run, "warp_tiled_row_order",
                 "warp_tiled with the tiles taken row by row, not in groups of 8 tile rows",
-                sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2, true, kNarrow, 1>,
-                sgemm_tiles_kernel<8, Arrangement::kWarpTiles, 2, false, kNarrow, 1>),
+                sgemm_double_buffered_kernel<WarpTiles<kNarrow>, 8, true, 1>,
+                sgemm_double_buffered_kernel<WarpTiles<kNarrow>, 8, false, 1>),
       warp_tiled_step<kNarrow, 16, 2>(run, "warp_tiled_k16",
                                       "warp_tiled with steps 16 deep along K: half the barriers"),
       warp_tiled_step<kWide, 8, 2>(run, "wide_tiles",
@@ -91,9 +99,9 @@ std::vector<Step> lesson_steps(MatmulRun& run) {
       async_step<kWide, 3>(run, "async_copies",
                            "cp.async straight from global to shared memory, 3 buffers: 2 "
                            "steps along K in flight"),
-      async_step<kWide, 3, true>(run, "copies_spread",
-                                 "a thread's 6 copies of a step started one before each of "
-                                 "the step's first 6 products, not together"),
+      async_step<kWide, 3, CopiesSpread>(run, "copies_spread",
+                                         "a thread's 6 copies of a step started one before each of "
+                                         "the step's first 6 products, not together"),
   };
 }
 
@@ -117,9 +125,9 @@ std::vector<Step> tuning_space(MatmulRun& run) {
       async_step<kNarrow, 4>(run, "128 x 128, cp.async, 4 stages", copies),
       async_step<kWide, 2>(run, "128 x 256, cp.async, 2 stages", copies),
       async_step<kWide, 3>(run, "128 x 256, cp.async, 3 stages", copies),
-      async_step<kNarrow, 3, true>(run, "128 x 128, cp.async spread, 3 stages", spread),
-      async_step<kWide, 2, true>(run, "128 x 256, cp.async spread, 2 stages", spread),
-      async_step<kWide, 3, true>(run, "128 x 256, cp.async spread, 3 stages", spread),
+      async_step<kNarrow, 3, CopiesSpread>(run, "128 x 128, cp.async spread, 3 stages", spread),
+      async_step<kWide, 2, CopiesSpread>(run, "128 x 256, cp.async spread, 2 stages", spread),
+      async_step<kWide, 3, CopiesSpread>(run, "128 x 256, cp.async spread, 3 stages", spread),
   };
 }
 

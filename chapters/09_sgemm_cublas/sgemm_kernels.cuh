@@ -1,9 +1,11 @@
 /**
  * @file chapters/09_sgemm_cublas/sgemm_kernels.cuh
- * @brief The steps of chapter 09 from chapter 07's register tiles towards cublasSgemm: 16-byte
- *        loads and stores, two shared-memory buffers (one barrier per step along K), warp
- *        tiles, wider tiles (8 x 16 a thread) and asynchronous copies (cp.async), started
- *        together or spread over the step.
+ * @brief The steps of chapter 09 from chapter 07's register tiles towards cublasSgemm, one
+ *        kernel per idea over shared helpers: sgemm_vectorized (16-byte loads and stores),
+ *        sgemm_double_buffered (two shared-memory buffers, one barrier per step along K; with
+ *        warp tiles, without guards, 16 deep or 8 x 16 a thread as its parameters) and
+ *        sgemm_async (asynchronous copies, cp.async), whose copies are started together
+ *        (CopiesTogether) or spread over the step (CopiesSpread).
  *
  * Storage: every matrix is row-major (tutorial/harness/matmul.cuh). Every kernel handles any M, N,
  * K: a 16-byte access is used where its 4 floats are inside the matrix and 16-byte aligned (the row
@@ -36,17 +38,6 @@ constexpr int kATileStride = kTileM + 4;
 template <int kTileN>
 constexpr int kColsPerThread = kTileN* kTileM / kThreads / kRowsPerThread;
 
-/// How the 256 threads share out the tile of C.
-enum class Arrangement {
-  /// Chapter 07's: a 16 x 16 grid of threads over the whole 128 x 128 tile; a warp covers 16
-  /// rows and all 128 columns.
-  kBlockGrid,
-  /// Warp tiles: 2 x 4 warps, each covering 64 rows and a quarter of the columns (8 x 4
-  /// lanes), so it reads 64 values of A and kTileN / 4 of B per step along K instead of 16
-  /// and 128.
-  kWarpTiles,
-};
-
 //! [thread_fragments]
 /// Where a thread's rows and columns of the tile start: runs of 4, each one float4 load from
 /// the tiles and one float4 store to C. 8 rows (two runs) and kTileN / 16 columns.
@@ -57,26 +48,39 @@ struct Fragments {
   int cols[4];  ///< the first kColRuns
 };
 
-/// The rows and columns of the tile that thread @p thread computes (also on the host, where
-/// a test checks that every element of the tile is computed by exactly one thread).
-template <Arrangement kArrangement, int kTileN>
-__host__ __device__ Fragments<kTileN> thread_fragments(int thread) {
-  Fragments<kTileN> f{};
-  if constexpr (kArrangement == Arrangement::kBlockGrid) {
-    static_assert(kTileN == kNarrow, "chapter 07's grid covers a 128 x 128 tile");
+/// How the 256 threads share out the tile of C, as chapter 07 does: a 16 x 16 grid of threads
+/// over the whole 128 x 128 tile; a warp covers 16 rows and all 128 columns.
+struct BlockGrid {
+  static constexpr int kTileN = kNarrow;
+  /// The rows and columns of the tile that thread @p thread computes (also on the host, where
+  /// a test checks that every element of the tile is computed by exactly one thread).
+  __host__ __device__ static Fragments<kTileN> of(int thread) {
+    Fragments<kTileN> f{};
     const int ty = thread / 16, tx = thread % 16;  // chapter 07's owned(): 4 t and 64 + 4 t
     f.rows[0] = 4 * ty, f.rows[1] = 64 + 4 * ty;
     f.cols[0] = 4 * tx, f.cols[1] = 64 + 4 * tx;
-  } else {
+    return f;
+  }
+};
+
+/// Warp tiles over a tile kWidth wide: 2 x 4 warps, each covering 64 rows and a quarter of the
+/// columns (8 x 4 lanes), so it reads 64 values of A and kWidth / 4 of B per step along K
+/// instead of BlockGrid's 16 and 128.
+template <int kWidth>
+struct WarpTiles {
+  static constexpr int kTileN = kWidth;
+  /// The rows and columns of the tile that thread @p thread computes.
+  __host__ __device__ static Fragments<kTileN> of(int thread) {
+    Fragments<kTileN> f{};
     const int warp = thread / 32, lane = thread % 32;
     const int row0 = (warp / 4) * 64, col0 = (warp % 4) * (kTileN / 4);  // 2 x 4 warp tiles
     const int lr = lane / 4, lc = lane % 4;                              // 8 x 4 lanes
     f.rows[0] = row0 + 4 * lr, f.rows[1] = row0 + 32 + 4 * lr;
     // A warp's 4 lanes of a row read 4 neighbouring float4 of B (64 bytes) per run.
     for (int j = 0; j < Fragments<kTileN>::kColRuns; ++j) f.cols[j] = col0 + 16 * j + 4 * lc;
+    return f;
   }
-  return f;
-}
+};
 //! [thread_fragments]
 
 //! [load_four]
@@ -124,15 +128,35 @@ __device__ inline float4 load_run(const float* from) {
   return *reinterpret_cast<const float4*>(from);
 }
 
+/// A's tile of one step along K in shared memory, transposed ([p][row]), and B's ([p][col]).
+template <int kDepth>
+using ATile = float[kDepth][kATileStride];
+template <int kDepth, int kTileN>
+using BTile = float[kDepth][kTileN];
+
 //! [multiply_tiles]
+/// The chapter's one block of FMAs: @p acc += the outer product of this thread's 8 values of A's
+/// column @p a_frag and the first kColsPerThread of B's row @p b_frag.
+template <int kTileN, int kBValues>
+__device__ inline void outer_product(const float (&a_frag)[kRowsPerThread],
+                                     const float (&b_frag)[kBValues],
+                                     float (&acc)[kRowsPerThread][kColsPerThread<kTileN>]) {
+  static_assert(kBValues >= kColsPerThread<kTileN>, "a value of B for every column");
+#pragma unroll
+  for (int i = 0; i < kRowsPerThread; ++i) {
+#pragma unroll
+    for (int j = 0; j < kColsPerThread<kTileN>; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+  }
+}
+
 /// One step along K: @p acc += this thread's rows of @p a_tile (A transposed: [p][row]) times
 /// its columns of @p b_tile, kDepth products each, from 16-byte shared loads.
 template <int kDepth, int kTileN>
-__device__ inline void multiply_tiles(const float (&a_tile)[kDepth][kATileStride],
-                                      const float (&b_tile)[kDepth][kTileN],
+__device__ inline void multiply_tiles(const ATile<kDepth>& a_tile,
+                                      const BTile<kDepth, kTileN>& b_tile,
                                       const Fragments<kTileN>& mine,
                                       float (&acc)[kRowsPerThread][kColsPerThread<kTileN>]) {
-  constexpr int kCols = kColsPerThread<kTileN>, kColRuns = Fragments<kTileN>::kColRuns;
+  constexpr int kColRuns = Fragments<kTileN>::kColRuns;
   static_assert(kColRuns == 2 || kColRuns == 4, "8 or 16 columns a thread");
 #pragma unroll
   for (int p = 0; p < kDepth; ++p) {
@@ -147,11 +171,7 @@ __device__ inline void multiply_tiles(const float (&a_tile)[kDepth][kATileStride
     const float a_frag[kRowsPerThread] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
     const float b_frag[16] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w,
                               b2.x, b2.y, b2.z, b2.w, b3.x, b3.y, b3.z, b3.w};
-#pragma unroll
-    for (int i = 0; i < kRowsPerThread; ++i) {
-#pragma unroll
-      for (int j = 0; j < kCols; ++j) acc[i][j] += a_frag[i] * b_frag[j];
-    }
+    outer_product<kTileN>(a_frag, b_frag, acc);
   }
 }
 //! [multiply_tiles]
@@ -180,98 +200,163 @@ __device__ inline void store_fragment(float* __restrict__ c, int64_t m, int64_t 
   }
 }
 
-//! [sgemm_tiles]
+//! [tile_loader]
 /**
- * @brief C = A * B, a 128 x kTileN tile of C per block, 8 x kTileN / 16 per thread, kDepth
- *        steps along K per tile of A and B, loaded and stored 16 bytes at a time, with
- *        kBuffers shared buffers for the tiles.
- *
- * Each step the next tiles of A and B are loaded into registers, in flight while the current
- * ones are multiplied. With one buffer (chapter 07's way) a step needs two barriers: one
- * before the registers are stored into the buffer (nobody still reads it) and one after
- * (everybody sees it whole). With two, the registers go into the other buffer, which nobody
- * has read since the last barrier, and one barrier a step is enough.
- *
- * kGroup: the tile rows that consecutive blocks share (tile_of_block; 1: row by row).
- *
- * kWide tiles: each thread computes 8 x 16, reading 6 float4 from the tiles per step for 128
- * FMAs instead of 4 for 64. Its 128 accumulators need more than the 128 registers that two
- * blocks an SM leave a thread, so a wide block runs alone on its SM.
+ * @brief One thread's share of the tiles of A and B of a step along K, kDepth deep, loaded
+ *        from global memory into registers (fetch) and then stored into shared memory (stash),
+ *        A transposed: 16 bytes a load (load_four).
  */
-template <int kDepth, Arrangement kArrangement, int kBuffers, bool kGuarded = true,
-          int kTileN = kNarrow, int kGroup = chapter07::kGroupRows>
-__device__ void sgemm_tiles(const float* __restrict__ a, const float* __restrict__ b,
-                            float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
-  constexpr int kALoads = kTileM * kDepth / 4 / kThreads;  // float4 of A per thread and tile
-  constexpr int kBLoads = kDepth * kTileN / 4 / kThreads;
+template <int kDepth, int kTileN, bool kGuarded>
+class TileLoader {
+ public:
+  static constexpr int kALoads = kTileM * kDepth / 4 / kThreads;  ///< float4 of A a thread
+  static constexpr int kBLoads = kDepth * kTileN / 4 / kThreads;  ///< and of B
   static_assert(kALoads >= 1 && kBLoads >= 1, "every thread loads whole float4");
-  static_assert(kBuffers == 1 || kBuffers == 2, "one buffer or two");
-  __shared__ __align__(16) float a_tile[kBuffers][kDepth][kATileStride];  // transposed: [p][row]
-  __shared__ __align__(16) float b_tile[kBuffers][kDepth][kTileN];
-  const chapter07::TilePosition tile =
-      chapter07::tile_of_block<kGroup>(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
-  const int64_t row0 = tile.row * kTileM, col0 = tile.col * kTileN;
+  /// The registers that hold the next tiles from fetch() to stash(): A's float4 first, then
+  /// B's. The kernel declares them and lends them: as a member of the loader, the guarded
+  /// kernels with two loads of A or of B compile to other code (other register counts, and 88
+  /// bytes of spills 16 deep with one buffer; ptxas, sm_90a, nvcc 13.0), and the page's
+  /// times are of this code.
+  using Next = float4[kALoads + kBLoads];
 
-  float4 a_next[kALoads], b_next[kBLoads];
-  const auto fetch = [&](int64_t k0) {
+  /// The loads of the block's tiles at (@p row0, @p col0) of C, into @p next.
+  __device__ TileLoader(const float* __restrict__ a, const float* __restrict__ b, int64_t m,
+                        int64_t n, int64_t k, int64_t row0, int64_t col0, Next& next)
+      : a_(a), b_(b), m_(m), n_(n), k_(k), row0_(row0), col0_(col0), next_(next) {}
+
+  /// Loads the tiles of the step that starts at column @p k0 of A (row of B) into registers.
+  __device__ void fetch(int64_t k0) {
 #pragma unroll
     for (int i = 0; i < kALoads; ++i) {
       const int f = threadIdx.x + i * kThreads;  // float4 f of the tile: row f / (kDepth / 4)
-      a_next[i] =
-          load_four<kGuarded>(a, m, k, row0 + f / (kDepth / 4), k0 + 4 * (f % (kDepth / 4)));
+      next_[i] =
+          load_four<kGuarded>(a_, m_, k_, row0_ + f / (kDepth / 4), k0 + 4 * (f % (kDepth / 4)));
     }
 #pragma unroll
     for (int i = 0; i < kBLoads; ++i) {
       const int f = threadIdx.x + i * kThreads;
-      b_next[i] =
-          load_four<kGuarded>(b, k, n, k0 + f / (kTileN / 4), col0 + 4 * (f % (kTileN / 4)));
+      next_[kALoads + i] =
+          load_four<kGuarded>(b_, k_, n_, k0 + f / (kTileN / 4), col0_ + 4 * (f % (kTileN / 4)));
     }
-  };
-  const auto stash = [&](int buffer) {
+  }
+
+  /// Stores what fetch() loaded into @p a_tile (transposed) and @p b_tile.
+  __device__ void stash(ATile<kDepth>& a_tile, BTile<kDepth, kTileN>& b_tile) const {
 #pragma unroll
     for (int i = 0; i < kALoads; ++i) {
       const int f = threadIdx.x + i * kThreads;
       const int r = f / (kDepth / 4), p = 4 * (f % (kDepth / 4));
-      a_tile[buffer][p][r] = a_next[i].x;
-      a_tile[buffer][p + 1][r] = a_next[i].y;
-      a_tile[buffer][p + 2][r] = a_next[i].z;
-      a_tile[buffer][p + 3][r] = a_next[i].w;
+      a_tile[p][r] = next_[i].x;
+      a_tile[p + 1][r] = next_[i].y;
+      a_tile[p + 2][r] = next_[i].z;
+      a_tile[p + 3][r] = next_[i].w;
     }
 #pragma unroll
     for (int i = 0; i < kBLoads; ++i) {
       const int f = threadIdx.x + i * kThreads;
-      *reinterpret_cast<float4*>(&b_tile[buffer][f / (kTileN / 4)][4 * (f % (kTileN / 4))]) =
-          b_next[i];
+      *reinterpret_cast<float4*>(&b_tile[f / (kTileN / 4)][4 * (f % (kTileN / 4))]) =
+          next_[kALoads + i];
     }
-  };
-
-  const Fragments<kTileN> mine = thread_fragments<kArrangement, kTileN>(threadIdx.x);
-  float acc[kRowsPerThread][kColsPerThread<kTileN>] = {};
-  fetch(0);
-  if constexpr (kBuffers == 2) {
-    stash(0);
-    __syncthreads();
   }
-  int buffer = 0;
+
+ private:
+  const float* __restrict__ a_;
+  const float* __restrict__ b_;
+  int64_t m_, n_, k_, row0_, col0_;
+  Next& next_;
+};
+//! [tile_loader]
+
+//! [sgemm_vectorized]
+/**
+ * @brief Step `vectorized`: chapter 07's register tiles (8 x 8 of C a thread, one shared
+ *        buffer), with A and B loaded and C stored 16 bytes at a time.
+ *
+ * What changed from chapter 07: a thread loads 4 floats of a row with one 16-byte load
+ * (TileLoader, load_four) and stores 4 of C with one store (store_fragment), a quarter of the
+ * load and store instructions. The next tiles are loaded into registers while the current ones
+ * are multiplied; with one buffer a step needs two barriers: one before the registers are
+ * stored into it (nobody still reads it) and one after (everybody sees it whole).
+ *
+ * Arrangement: which elements each thread computes (BlockGrid, as chapter 07; WarpTiles for
+ * --tune); kDepth: products a step along K; kGuarded = false: whole tiles only (whole_tiles());
+ * kGroup: the tile rows that consecutive blocks share (tile_of_block; 1: row by row).
+ */
+template <class Arrangement = BlockGrid, int kDepth = 8, bool kGuarded = true,
+          int kGroup = chapter07::kGroupRows>
+__device__ void sgemm_vectorized(const float* __restrict__ a, const float* __restrict__ b,
+                                 float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
+  constexpr int kTileN = Arrangement::kTileN;
+  __shared__ __align__(16) ATile<kDepth> a_tile;
+  __shared__ __align__(16) BTile<kDepth, kTileN> b_tile;
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block<kGroup>(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
+  const int64_t row0 = tile.row * kTileM, col0 = tile.col * kTileN;
+  typename TileLoader<kDepth, kTileN, kGuarded>::Next next;
+  TileLoader<kDepth, kTileN, kGuarded> loads(a, b, m, n, k, row0, col0, next);
+
+  const Fragments<kTileN> mine = Arrangement::of(threadIdx.x);
+  float acc[kRowsPerThread][kColsPerThread<kTileN>] = {};
+  loads.fetch(0);
   for (int64_t k0 = 0; k0 < k; k0 += kDepth) {
     const bool more = k0 + kDepth < k;
-    if constexpr (kBuffers == 1) {
-      if (k0 > 0) __syncthreads();  // everyone is done reading the tiles of the last step
-      stash(0);
-      __syncthreads();
-    }
-    if (more) fetch(k0 + kDepth);  // in flight while this tile is multiplied
-    multiply_tiles(a_tile[buffer], b_tile[buffer], mine, acc);
-    if constexpr (kBuffers == 2) {
-      if (more) stash(buffer ^ 1);  // the other buffer: read by nobody since the last barrier
-      __syncthreads();
-      buffer ^= 1;
-    }
+    if (k0 > 0) __syncthreads();  // everyone is done reading the tiles of the last step
+    loads.stash(a_tile, b_tile);
+    __syncthreads();
+    if (more) loads.fetch(k0 + kDepth);  // in flight while this tile is multiplied
+    multiply_tiles(a_tile, b_tile, mine, acc);
   }
-
   store_fragment<kGuarded>(c, m, n, row0, col0, mine, acc);
 }
-//! [sgemm_tiles]
+//! [sgemm_vectorized]
+
+//! [sgemm_double_buffered]
+/**
+ * @brief Step `double_buffered`: sgemm_vectorized with two shared buffers and one barrier a
+ *        step along K instead of two.
+ *
+ * What changed from `vectorized`: the registers loaded during a step are stored into the other
+ * buffer, which nobody has read since the last barrier, so no barrier is needed before the
+ * store; the one after it makes them whole for everybody and ends everybody's reading of the
+ * buffer just multiplied, which the next step refills.
+ *
+ * The steps after it are this kernel at other parameters: WarpTiles (`warp_tiled_guarded`),
+ * kGuarded = false on whole tiles (`warp_tiled`), kGroup = 1 (`warp_tiled_row_order`),
+ * kDepth = 16 (`warp_tiled_k16`), WarpTiles<kWide> (`wide_tiles`): each thread computes
+ * 8 x 16, reading 6 float4 from the tiles per product for 128 FMAs instead of 4 for 64. Its
+ * 128 accumulators need more than the 128 registers that two blocks an SM leave a thread, so a
+ * wide block runs alone on its SM (min_blocks_per_sm).
+ */
+template <class Arrangement = BlockGrid, int kDepth = 8, bool kGuarded = true,
+          int kGroup = chapter07::kGroupRows>
+__device__ void sgemm_double_buffered(const float* __restrict__ a, const float* __restrict__ b,
+                                      float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
+  constexpr int kTileN = Arrangement::kTileN;
+  __shared__ __align__(16) ATile<kDepth> a_tile[2];
+  __shared__ __align__(16) BTile<kDepth, kTileN> b_tile[2];
+  const chapter07::TilePosition tile =
+      chapter07::tile_of_block<kGroup>(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
+  const int64_t row0 = tile.row * kTileM, col0 = tile.col * kTileN;
+  typename TileLoader<kDepth, kTileN, kGuarded>::Next next;
+  TileLoader<kDepth, kTileN, kGuarded> loads(a, b, m, n, k, row0, col0, next);
+  int buffer = 0;  // the buffer this step multiplies; the other one is being filled
+
+  const Fragments<kTileN> mine = Arrangement::of(threadIdx.x);
+  float acc[kRowsPerThread][kColsPerThread<kTileN>] = {};
+  loads.fetch(0);
+  loads.stash(a_tile[0], b_tile[0]);
+  __syncthreads();
+  for (int64_t k0 = 0; k0 < k; k0 += kDepth) {
+    const bool more = k0 + kDepth < k;
+    if (more) loads.fetch(k0 + kDepth);  // in flight while this tile is multiplied
+    multiply_tiles(a_tile[buffer], b_tile[buffer], mine, acc);
+    if (more) loads.stash(a_tile[buffer ^ 1], b_tile[buffer ^ 1]);  // read by nobody now
+    __syncthreads();
+    buffer ^= 1;
+  }
+  store_fragment<kGuarded>(c, m, n, row0, col0, mine, acc);
+}
+//! [sgemm_double_buffered]
 
 /// The blocks an SM must hold for a tile @p width wide: two for the narrow tile, which caps a
 /// thread at the 128 registers that leaves it; one for the wide (its 128 accumulators alone
@@ -280,56 +365,18 @@ constexpr int min_blocks_per_sm(int width) {
   return width == kNarrow ? 2 : 1;
 }
 
-/// sgemm_tiles as the harness launches it (clocked_kernel in tutorial/harness/block_cycles.cuh),
-/// with its launch bounds.
-template <int kDepth, Arrangement kArrangement, int kBuffers, bool kGuarded = true,
-          int kTileN = kNarrow, int kGroup = chapter07::kGroupRows>
-inline constexpr auto sgemm_tiles_kernel =
-    tutorial::clocked_kernel<sgemm_tiles<kDepth, kArrangement, kBuffers, kGuarded, kTileN, kGroup>,
-                             kThreads, min_blocks_per_sm(kTileN)>;
-
-//! [step_fragments]
-/// What a thread reads from the tiles for one step along K: its 8 values of A's column (two
-/// runs of 4) and its 8 or 16 values of B's row.
-template <int kTileN>
-struct StepFragments {
-  float4 a[2];
-  float4 b[Fragments<kTileN>::kColRuns];
-};
-
-/// Reads this thread's fragments of step @p p from the tiles: 16-byte shared loads.
-template <int kDepth, int kTileN>
-__device__ inline void load_step(StepFragments<kTileN>& to,
-                                 const float (&a_tile)[kDepth][kATileStride],
-                                 const float (&b_tile)[kDepth][kTileN], int p,
-                                 const Fragments<kTileN>& mine) {
-  to.a[0] = load_run(&a_tile[p][mine.rows[0]]);
-  to.a[1] = load_run(&a_tile[p][mine.rows[1]]);
-#pragma unroll
-  for (int r = 0; r < Fragments<kTileN>::kColRuns; ++r)
-    to.b[r] = load_run(&b_tile[p][mine.cols[r]]);
-}
-
-/// @p acc += the outer product of one step's fragments: 8 x 8 or 8 x 16 FMAs.
-template <int kTileN>
-__device__ inline void multiply_step(const StepFragments<kTileN>& f,
-                                     float (&acc)[kRowsPerThread][kColsPerThread<kTileN>]) {
-  constexpr int kCols = kColsPerThread<kTileN>;
-  const float a_frag[kRowsPerThread] = {f.a[0].x, f.a[0].y, f.a[0].z, f.a[0].w,
-                                        f.a[1].x, f.a[1].y, f.a[1].z, f.a[1].w};
-  float b_frag[kCols];
-#pragma unroll
-  for (int r = 0; r < kCols / 4; ++r) {
-    b_frag[4 * r] = f.b[r].x, b_frag[4 * r + 1] = f.b[r].y;
-    b_frag[4 * r + 2] = f.b[r].z, b_frag[4 * r + 3] = f.b[r].w;
-  }
-#pragma unroll
-  for (int i = 0; i < kRowsPerThread; ++i) {
-#pragma unroll
-    for (int j = 0; j < kCols; ++j) acc[i][j] += a_frag[i] * b_frag[j];
-  }
-}
-//! [step_fragments]
+/// The kernels as the harness launches them (clocked_kernel in tutorial/harness/block_cycles.cuh),
+/// with their launch bounds.
+template <class Arrangement = BlockGrid, int kDepth = 8, bool kGuarded = true,
+          int kGroup = chapter07::kGroupRows>
+inline constexpr auto sgemm_vectorized_kernel =
+    tutorial::clocked_kernel<sgemm_vectorized<Arrangement, kDepth, kGuarded, kGroup>, kThreads,
+                             min_blocks_per_sm(Arrangement::kTileN)>;
+template <class Arrangement = BlockGrid, int kDepth = 8, bool kGuarded = true,
+          int kGroup = chapter07::kGroupRows>
+inline constexpr auto sgemm_double_buffered_kernel =
+    tutorial::clocked_kernel<sgemm_double_buffered<Arrangement, kDepth, kGuarded, kGroup>, kThreads,
+                             min_blocks_per_sm(Arrangement::kTileN)>;
 
 //! [copy_async]
 /// Starts copying one float of a row-major matrix, (@p row, @p col), into shared memory at
@@ -377,7 +424,7 @@ class TileCopier {
   static constexpr int kBCopies = kDepth * kTileN / 4 / kThreads;  ///< float4 of B: 1 or 2
   static constexpr int kBRowsApart = kThreads / (kTileN / 4);      ///< between them: 8 or 4
   static constexpr int kCopies = kACopies + kBCopies;              ///< A's first, then B's
-  static_assert(kCopies <= kDepth, "sgemm_async<kSpread> starts one copy per product of a step");
+  static_assert(kCopies <= kDepth, "CopiesSpread starts one copy per product of a step");
 
   /// The copies of the block's tiles at (@p row0, @p col0) of C, starting at K = 0.
   __device__ TileCopier(const float* __restrict__ a, const float* __restrict__ b, int64_t m,
@@ -399,8 +446,7 @@ class TileCopier {
         b_from_(b + b_p_ * n + b_col_) {}
 
   /// Starts copy @p j (0 <= j < kCopies) of the next step along K into one stage's tiles.
-  __device__ void copy(int j, float (&a_tile)[kDepth][kATileStride],
-                       float (&b_tile)[kDepth][kTileN]) const {
+  __device__ void copy(int j, ATile<kDepth>& a_tile, BTile<kDepth, kTileN>& b_tile) const {
     if (j < kACopies) {
       float* to = &a_tile[a_p_][a_r_ + j * kARowsApart];
       if constexpr (kGuarded) {
@@ -428,8 +474,7 @@ class TileCopier {
 
   /// Starts every copy of the next step along K into one stage's tiles, and moves on a step.
   /// @pre called once per step, in order along K.
-  __device__ void copy_next(float (&a_tile)[kDepth][kATileStride],
-                            float (&b_tile)[kDepth][kTileN]) {
+  __device__ void copy_next(ATile<kDepth>& a_tile, BTile<kDepth, kTileN>& b_tile) {
 #pragma unroll
     for (int j = 0; j < kCopies; ++j) copy(j, a_tile, b_tile);
     advance();
@@ -447,42 +492,55 @@ class TileCopier {
 };
 //! [copy_async]
 
+//! [copies_together]
+/// How sgemm_async starts a step's copies in `async_copies`: all of them together, before the
+/// step's products. @p more: whether there is a later step to copy (else nothing is started).
+struct CopiesTogether {
+  template <class Copier, class ATiles, class BTiles, int kTileN, class Acc>
+  __device__ static void multiply(Copier& copies, bool more, int stage, int refill, ATiles& a_tile,
+                                  BTiles& b_tile, const Fragments<kTileN>& mine, Acc& acc) {
+    if (more) copies.copy_next(a_tile[refill], b_tile[refill]);
+    multiply_tiles(a_tile[stage], b_tile[stage], mine, acc);
+  }
+};
+//! [copies_together]
+
 //! [sgemm_async]
 /**
- * @brief sgemm_tiles with warp tiles, the tiles of A and B copied from global to shared memory
- *        asynchronously into kStages buffers: kStages - 1 steps along K in flight while one
- *        is multiplied.
+ * @brief Step `async_copies`: the double-buffered warp tiles, with the tiles of A and B copied
+ *        from global to shared memory asynchronously into kStages buffers: kStages - 1 steps
+ *        along K in flight while one is multiplied.
  *
- * sgemm_tiles loads the next tiles into registers and stores them into shared memory after
- * the multiply: the loads must land before the stores can issue, and the registers that hold
- * them are taken for the whole step. Here each thread starts copies (cp.async) that write
- * shared memory by themselves, commits them as one group per step, and later waits for the
- * group it needs: at step s it waits for the copies of step s, starts those of step s +
- * kStages - 1 into the buffer that step s - 1 used, and multiplies. A is copied one float at a
- * time, so that it can still be stored transposed (a_tile[p][row], read 16 bytes at a time);
- * B 16 bytes at a time. One barrier a step: after it, every thread's copies of step s are in
- * shared memory, and every thread is done reading the buffer that is refilled next.
+ * What changed from `wide_tiles` (sgemm_double_buffered): that kernel loads the next tiles into
+ * registers and stores them into shared memory after the multiply: the loads must land before
+ * the stores can issue, and the registers that hold them are taken for the whole step. Here
+ * each thread starts copies (cp.async, TileCopier) that write shared memory by themselves,
+ * commits them as one group per step, and later waits for the group it needs: at step s it
+ * waits for the copies of step s, starts those of step s + kStages - 1 into the buffer that
+ * step s - 1 used, and multiplies. A is copied one float at a time, so that it can still be
+ * stored transposed (a_tile[p][row], read 16 bytes at a time); B 16 bytes at a time. One
+ * barrier a step: after it, every thread's copies of step s are in shared memory, and every
+ * thread is done reading the buffer that is refilled next.
  *
- * kSpread = false starts all of a step's copies (6 a thread in the wide tile) together before
- * the multiply; kSpread = true starts one before each of the step's first products, between
- * its shared loads and FMAs, so that they do not queue up at once (the page measures both).
- * Steps of 8 along K; any M, N, K with kGuarded, whole tiles only (whole_tiles()) without.
+ * Copies: when a step's copies are started, CopiesTogether (`async_copies`) or CopiesSpread
+ * (`copies_spread`). Steps of 8 along K; any M, N, K with kGuarded, whole tiles only
+ * (whole_tiles()) without.
  * @pre run by every thread of blocks of kThreads threads, one block per tile of C
  *      (tile_of_block()).
  */
-template <int kStages, bool kGuarded = true, int kTileN = kNarrow, bool kSpread = false>
+template <int kStages, bool kGuarded = true, int kTileN = kNarrow, class Copies = CopiesTogether>
 __device__ void sgemm_async(const float* __restrict__ a, const float* __restrict__ b,
                             float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
   constexpr int kDepth = kAsyncDepth;
   static_assert(kStages >= 2, "a stage to multiply and at least one in flight");
-  __shared__ __align__(16) float a_tile[kStages][kDepth][kATileStride];  // transposed: [p][row]
-  __shared__ __align__(16) float b_tile[kStages][kDepth][kTileN];
+  __shared__ __align__(16) ATile<kDepth> a_tile[kStages];
+  __shared__ __align__(16) BTile<kDepth, kTileN> b_tile[kStages];
   const chapter07::TilePosition tile =
       chapter07::tile_of_block(blockIdx.x, ceil_div(m, kTileM), ceil_div(n, kTileN));
   const int64_t row0 = tile.row * kTileM, col0 = tile.col * kTileN;
   TileCopier<kGuarded, kTileN> copies(a, b, m, n, k, row0, col0);
 
-  const Fragments<kTileN> mine = thread_fragments<Arrangement::kWarpTiles, kTileN>(threadIdx.x);
+  const Fragments<kTileN> mine = WarpTiles<kTileN>::of(threadIdx.x);
   float acc[kRowsPerThread][kColsPerThread<kTileN>] = {};
   const int64_t steps = ceil_div(k, kDepth);
   for (int s = 0; s < kStages - 1; ++s) {  // the first kStages - 1 steps in flight
@@ -496,19 +554,7 @@ __device__ void sgemm_async(const float* __restrict__ a, const float* __restrict
     __pipeline_wait_prior(kStages - 2);  // this thread's copies of step s have landed
     __syncthreads();  // everyone's have; everyone is done with step s - 1's buffer
     const bool more = s + kStages - 1 < steps;
-    if constexpr (kSpread) {
-#pragma unroll
-      for (int p = 0; p < kDepth; ++p) {
-        StepFragments<kTileN> step;
-        load_step(step, a_tile[stage], b_tile[stage], p, mine);
-        if (more && p < copies.kCopies) copies.copy(p, a_tile[refill], b_tile[refill]);
-        multiply_step(step, acc);
-      }
-      if (more) copies.advance();
-    } else {
-      if (more) copies.copy_next(a_tile[refill], b_tile[refill]);
-      multiply_tiles(a_tile[stage], b_tile[stage], mine, acc);
-    }
+    Copies::multiply(copies, more, stage, refill, a_tile, b_tile, mine, acc);
     __pipeline_commit();
     stage = stage + 1 == kStages ? 0 : stage + 1;
     refill = refill + 1 == kStages ? 0 : refill + 1;
@@ -517,10 +563,73 @@ __device__ void sgemm_async(const float* __restrict__ a, const float* __restrict
 }
 //! [sgemm_async]
 
+//! [step_fragments]
+/// What a thread reads from the tiles for one product along K: its 8 values of A's column (two
+/// runs of 4) and its 8 or 16 values of B's row.
+template <int kTileN>
+struct StepFragments {
+  float4 a[2];
+  float4 b[Fragments<kTileN>::kColRuns];
+};
+
+/// Reads this thread's fragments of product @p p from the tiles: 16-byte shared loads.
+template <int kDepth, int kTileN>
+__device__ inline void load_step(StepFragments<kTileN>& to, const ATile<kDepth>& a_tile,
+                                 const BTile<kDepth, kTileN>& b_tile, int p,
+                                 const Fragments<kTileN>& mine) {
+  to.a[0] = load_run(&a_tile[p][mine.rows[0]]);
+  to.a[1] = load_run(&a_tile[p][mine.rows[1]]);
+#pragma unroll
+  for (int r = 0; r < Fragments<kTileN>::kColRuns; ++r)
+    to.b[r] = load_run(&b_tile[p][mine.cols[r]]);
+}
+
+/// @p acc += the outer product of one product's fragments: 8 x 8 or 8 x 16 FMAs.
+template <int kTileN>
+__device__ inline void multiply_step(const StepFragments<kTileN>& f,
+                                     float (&acc)[kRowsPerThread][kColsPerThread<kTileN>]) {
+  constexpr int kCols = kColsPerThread<kTileN>;
+  const float a_frag[kRowsPerThread] = {f.a[0].x, f.a[0].y, f.a[0].z, f.a[0].w,
+                                        f.a[1].x, f.a[1].y, f.a[1].z, f.a[1].w};
+  float b_frag[kCols];
+#pragma unroll
+  for (int r = 0; r < kCols / 4; ++r) {
+    b_frag[4 * r] = f.b[r].x, b_frag[4 * r + 1] = f.b[r].y;
+    b_frag[4 * r + 2] = f.b[r].z, b_frag[4 * r + 3] = f.b[r].w;
+  }
+  outer_product<kTileN>(a_frag, b_frag, acc);
+}
+//! [step_fragments]
+
+//! [copies_spread]
+/**
+ * @brief How sgemm_async starts a step's copies in `copies_spread`: one before each of the
+ *        step's first kCopies products, between the product's shared loads and its FMAs.
+ *
+ * What changed from CopiesTogether (`async_copies`): there a thread's copies (6 in the wide
+ * tile) are issued in a row, just before the step's first shared loads, to the same memory pipe
+ * that those loads use; spread out, they do not queue up at once (the page measures both).
+ */
+struct CopiesSpread {
+  template <class Copier, class ATiles, class BTiles, int kTileN, class Acc>
+  __device__ static void multiply(Copier& copies, bool more, int stage, int refill, ATiles& a_tile,
+                                  BTiles& b_tile, const Fragments<kTileN>& mine, Acc& acc) {
+#pragma unroll
+    for (int p = 0; p < kAsyncDepth; ++p) {
+      StepFragments<kTileN> step;
+      load_step(step, a_tile[stage], b_tile[stage], p, mine);
+      if (more && p < copies.kCopies) copies.copy(p, a_tile[refill], b_tile[refill]);
+      multiply_step(step, acc);
+    }
+    if (more) copies.advance();
+  }
+};
+//! [copies_spread]
+
 /// sgemm_async as the harness launches it, with its launch bounds.
-template <int kStages, bool kGuarded = true, int kTileN = kNarrow, bool kSpread = false>
+template <int kStages, bool kGuarded = true, int kTileN = kNarrow, class Copies = CopiesTogether>
 inline constexpr auto sgemm_async_kernel =
-    tutorial::clocked_kernel<sgemm_async<kStages, kGuarded, kTileN, kSpread>, kThreads,
+    tutorial::clocked_kernel<sgemm_async<kStages, kGuarded, kTileN, Copies>, kThreads,
                              min_blocks_per_sm(kTileN)>;
 
 /// Whether the kGuarded = false kernels may run: whole tiles only (M a multiple of 128, N of
