@@ -198,12 +198,8 @@ Report run_lesson(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  OptionSpec spec;
-  spec.program = kChapter.program();
-  spec.matmul = true;
   // 4096^3: the size of the page's table and of the issue's bar; a step takes a few ms.
-  spec.default_m = spec.default_n = spec.default_k = 4096;
-  spec.default_reps = 10;
+  OptionSpec spec = matmul_spec(kChapter.program(), 4096, 10);
   spec.extra = {{"--tune", "",
                  "time the warp-tiled kernels over tile widths, depths, buffers and cp.async "
                  "stages instead of the lesson's steps, and name the fastest"}};
