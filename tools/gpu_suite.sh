@@ -16,6 +16,9 @@
 #      warp demonstration, and redraws the side-by-side chart and roofline with the profile;
 #   7. checks --explain (chapters 03, 04, 06, 07) against Nsight Compute's shared-memory
 #      counters (tools/explain_check.py) and draws its pictures (tools/draw_banks.py);
+#   8. builds everything again for compute capability 7.5 and for 8.0 (75-virtual, 80-virtual:
+#      PTX alone, which the driver compiles for this GPU) and runs every chapter and solution
+#      there: each verifies, or skips what that build cannot run with a reason;
 #   then prints the summary last.
 # Steps 2-4 are CTest tests of a build with TUTORIAL_GPU_SUITE on (cmake/Tutorial.cmake and
 # tools/CMakeLists.txt register them, labelled suite, grade and sanitize); each step is one
@@ -28,7 +31,7 @@
 # With --steps, only the named steps run after the build (the whole suite does not fit in one
 # 10-minute call of the device tool on a cold machine; two calls with halves of it do):
 #   readme (the README's commands; without it, a plain build), sizes, checkers, sanitizers,
-#   flush, compare28, profile, explain.
+#   flush, compare28, profile, explain, archs.
 # Logs go to build-suite/out; where $OUT is set (the device tool), they are also packed into
 # $OUT/suite_logs.tar.gz with the comparison's JSON and chart. Exit 0 only when all passed.
 #
@@ -41,7 +44,7 @@ cd "$(dirname "$0")/.." || exit 1
 root=$(pwd)
 out=$root/build-suite/out
 only=""
-steps="readme sizes checkers sanitizers flush compare28 profile explain"
+steps="readme sizes checkers sanitizers flush compare28 profile explain archs"
 while [ $# -gt 0 ]; do
   case $1 in
     --only) only=$2; shift 2 ;;
@@ -83,7 +86,7 @@ count_tests() {  # how many tests of $build ARGS (-L ...) select
 # ctest_step STEP KIND ARGS...: runs the tests that ARGS select (-L ...) in $build with CTest.
 # Their list (with commands) goes to STEP_tests.json, their results with every test's output to
 # STEP.xml (JUnit), CTest's own lines to STEP_ctest.log; then tools/suite_results.py KIND
-# writes the summary lines and the logs.
+# writes the summary lines and the logs (with --title $title where title is set).
 ctest_step() {
   local name=$1 kind=$2
   shift 2
@@ -93,14 +96,17 @@ ctest_step() {
     --test-output-size-passed 1048576 --test-output-size-failed 1048576 "$@" \
     >>"$out/${name}_ctest.log" 2>&1
   python3 tools/suite_results.py "$kind" --tests "$out/${name}_tests.json" \
-    --junit "$out/$name.xml" --logs "$out" --summary "$out/summary.txt" || failed=1
+    --junit "$out/$name.xml" --logs "$out" --summary "$out/summary.txt" \
+    ${title:+--title "$title"} || failed=1
   copy_summary
 }
 
 step build
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
 failed=0
-if [ -z "$only" ]; then
+if [ "$steps" = archs ]; then
+  build=$root/build  # the archs step alone makes its own builds only
+elif [ -z "$only" ]; then
   build=$root/build
   if want readme; then
     # A build/ that a suite run cut short left with the suite's tests gets a learner's setting
@@ -244,6 +250,33 @@ if want explain; then
   rm -f "$out"/explain/*.ncu-rep
 fi
 
+if want archs; then
+  step "every chapter and solution built for compute capability 7.5 and 8.0"
+  # The README promises GPUs from compute capability 7.5. A build for 75-virtual or 80-virtual
+  # holds PTX alone, which the driver compiles for this GPU when a program starts, so its
+  # device code is what such a GPU would run (compiled with __CUDA_ARCH__ 750 or 800). Each
+  # chapter (chapter.NN.run and .explain), each solution (solution.N.M, graded by its
+  # checker) and each exercise as shipped (exercise.N.M.todo, its checker's TODO) must pass,
+  # or skip what that build cannot run: a step with a note in the report, a checker with exit
+  # 77 and its reason; never a wrong result. One run at a time: the solutions of the timed
+  # exercises time themselves.
+  saved_build=$build
+  for arch in ${TUTORIAL_SUITE_ARCHS:-75 80}; do
+    build=$root/build-arch$arch
+    title=$arch-virtual
+    if { cmake --preset default -B "$build" -DCMAKE_CUDA_ARCHITECTURES="$title" \
+           -DTUTORIAL_CHECK_EXERCISE_STATE=ON && cmake --build "$build" -j "$(nproc)"; } \
+        >"$out/arch${arch}_build.log" 2>&1; then
+      ctest_step "arch$arch" archs -R '^(chapter|solution|exercise)\.' -L '^gpu$' -j 1
+    else
+      failed=1; tail -20 "$out/arch${arch}_build.log"
+      record "$(printf '%-26s FAILED to build (arch%s_build.log)' "build $title" "$arch")"
+    fi
+  done
+  unset title
+  build=$saved_build
+fi
+
 echo
 echo "== GPU suite summary: $(head -2 "$out/gpu.txt" | tail -1), $(date -u +%Y-%m-%d) =="
 cat "$out/summary.txt"
@@ -254,5 +287,8 @@ if [ -s "$out/flush_study.md" ]; then echo "-- flush study --"; cat "$out/flush_
 if [ -s "$out/compare_2p28.log" ]; then
   echo "-- n = 2^28 --"; sed -n '/== side by side/,/^table/p' "$out/compare_2p28.log"
 fi
+for table in "$out"/archs_*.md; do
+  [ -e "$table" ] && { echo "-- $(basename "$table" .md) --"; cat "$table"; }
+done
 if [ $failed -eq 0 ]; then echo "GPU SUITE: PASS"; else echo "GPU SUITE: FAIL (see $out)"; fi
 exit $failed

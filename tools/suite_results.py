@@ -9,15 +9,17 @@ this script reads both and writes one summary line per program or board:
   sizes       suite.<program>.<line>               ch03_tree_bitmask          sizes  21/21
   sanitizers  sanitize.<program>.<tool>[-<run>]    ch03_tree_bitmask          sanitizers 4/4 clean: memcheck:ok ...
   boards      board.<board>                        grade-solutions            as required (36 graded: 36 PASS)
+  archs       chapter.NN.run, solution.N.M, ...    build 75-virtual           51 run: 47 verified, ...
 
 A test that was selected but has no result (the run was cut short, or CTest could not start it)
 counts as failed. Logs go to --logs: sizes, every run of a program in <program>.log and each
 failed command in failures.txt; sanitizers, each failed run in
 sanitizer_<program>_<tool>[-<run>].log; boards, each board's output in <board>.log (and its
-table on stdout). Exit 0 when every selected test passed, 1 otherwise.
+table on stdout); archs, one row per program with its verdict in archs_<title>.md and every
+run's output in archs_<title>.log. Exit 0 when every selected test passed, 1 otherwise.
 
-  suite_results.py {sizes,sanitizers,boards} --tests TESTS.json --junit RESULTS.xml
-                   --logs DIR --summary SUMMARY.txt
+  suite_results.py {sizes,sanitizers,boards,archs} --tests TESTS.json --junit RESULTS.xml
+                   --logs DIR --summary SUMMARY.txt [--title TITLE]
 """
 import argparse
 import json
@@ -37,7 +39,8 @@ def selected_tests(path):
 
 
 def results(path):
-    """{name: (status, output)} from CTest's JUnit file, status "run" for a pass; {} when the
+    """{name: (status, output)} from CTest's JUnit file, status "run" for a pass and "skipped"
+    for a program that exited with its SKIP_RETURN_CODE (77: it cannot run here); {} when the
     file is missing or unreadable (nothing ran)."""
     try:
         root = ElementTree.parse(path).getroot()
@@ -46,7 +49,11 @@ def results(path):
     found = {}
     for case in root.iter("testcase"):
         output = case.findtext("system-out") or ""
-        found[case.get("name")] = (case.get("status"), output)
+        status = case.get("status")
+        skipped = case.find("skipped")
+        if skipped is not None and skipped.get("message", "").startswith("SKIP_RETURN_CODE"):
+            status = "skipped"
+        found[case.get("name")] = (status, output)
     return found
 
 
@@ -58,7 +65,7 @@ def log_text(name, tests, ran, result):
 
 def outcome(name, ran):
     """"ok", "FAIL" or "NOT RUN" for test name."""
-    if name not in ran or ran[name][0] == "notrun":
+    if name not in ran or ran[name][0] in ("notrun", "skipped"):
         return "NOT RUN"
     return "ok" if ran[name][0] == "run" else "FAIL"
 
@@ -144,13 +151,50 @@ def boards(tests, ran, logs):
     return lines, all_passed
 
 
+def skip_reason(output):
+    """The line a program printed on exiting 77 (after its own name: "prog: why"), or ""."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    return re.sub(r"^\S+: ", "", lines[-1]) if lines else ""
+
+
+def archs(tests, ran, logs, title):
+    """The chapters and solutions of a build for another architecture's PTX: each must verify
+    (exit 0), or exit 77 with its reason (a checker that cannot run there); a step a chapter
+    cannot run there is a note of its report ("<step> skipped: <why>"), listed too."""
+    rows, counts, all_passed = [], {"verified": 0, "skipped": 0, "FAIL": 0}, True
+    with open(logs / f"archs_{title}.log", "w") as log:
+        for name in tests:
+            status, output = ran.get(name, ("notrun", ""))
+            log.write(log_text(name, tests, ran, status))
+            steps = re.findall(r"^note   : (.* skipped: .*)$", output, re.MULTILINE)
+            if status == "run":
+                verdict = "verified"
+                detail = "; ".join(steps)
+            elif status == "skipped":
+                verdict, detail = "skipped", skip_reason(output)
+            else:
+                verdict, detail = "FAIL", "see " + f"archs_{title}.log"
+                all_passed = False
+            counts[verdict] += 1
+            rows.append(f"| `{name}` | {verdict} | {detail} |")
+    (logs / f"archs_{title}.md").write_text(
+        f"| {title} | verdict | steps skipped, or why it cannot run |\n|---|---|---|\n"
+        + "\n".join(rows) + "\n")
+    steps_skipped = sum(1 for row in rows if "skipped:" in row and "| verified |" in row)
+    line = (f"{'build ' + title:<26} {len(tests)} run: {counts['verified']} verified "
+            f"({steps_skipped} with steps skipped, each with a note), {counts['skipped']} "
+            f"skipped with a reason (exit 77), {counts['FAIL']} failed (archs_{title}.md)")
+    return [line], all_passed
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("kind", choices=["sizes", "sanitizers", "boards"])
+    parser.add_argument("kind", choices=["sizes", "sanitizers", "boards", "archs"])
     parser.add_argument("--tests", required=True, help="ctest -N --show-only=json-v1")
     parser.add_argument("--junit", required=True, help="ctest --output-junit")
     parser.add_argument("--logs", required=True, type=Path)
     parser.add_argument("--summary", required=True, help="summary lines are appended here")
+    parser.add_argument("--title", default="", help="archs: the build, e.g. 75-virtual")
     args = parser.parse_args()
 
     try:
@@ -160,8 +204,11 @@ def main():
     else:
         problem = "no tests registered for this selection (see the configure log)"
     if tests:
-        summarize = {"sizes": sizes, "sanitizers": sanitizers, "boards": boards}[args.kind]
-        lines, all_passed = summarize(tests, results(args.junit), args.logs)
+        if args.kind == "archs":
+            lines, all_passed = archs(tests, results(args.junit), args.logs, args.title)
+        else:
+            summarize = {"sizes": sizes, "sanitizers": sanitizers, "boards": boards}[args.kind]
+            lines, all_passed = summarize(tests, results(args.junit), args.logs)
     else:
         lines, all_passed = [f"{args.kind:<26} FAILED: {problem}"], False
     with open(args.summary, "a") as summary:

@@ -39,27 +39,23 @@ const ChapterInfo kChapter{"10_tensor_cores",
                            "tensor cores: BF16 matrix multiply with WMMA, mma.sync, TMA and wgmma",
                            "wgmma_persistent"};
 
-/// The chapter's steps on @p run's matrices, in the page's order. A step that @p device or this
-/// build cannot run is left out, and a line of @p notes says why.
+/// The chapter's steps on @p run's matrices, in the page's order. Steps 3-5 are left out where
+/// @p device or this build cannot run them, and a line of @p notes says why; steps 1-2 say what
+/// they need (Step::needs), and the runner skips them where that is missing.
 std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& device,
                                std::vector<std::string>& notes) {
   const int64_t m = run.m_pad(), n = run.n_pad();
-  std::vector<Step> steps;
-  if (device.major >= 8) {
-    steps.push_back(run.step("wmma",
-                             "WMMA: each warp multiplies 16 x 16 fragments loaded straight from "
-                             "global memory",
-                             wmma_kernel, grid_blocks((m / kWmmaBlockM) * (n / kWmmaBlockN)),
-                             kWmmaThreads));
-    steps.push_back(run.step("mma_sync_ldmatrix",
-                             "mma.sync on ldmatrix fragments of swizzled shared tiles, filled by "
-                             "cp.async 2 steps ahead",
-                             mma_kernel<3>, grid_blocks((m / kMmaBlockM) * (n / kMmaBlockN)),
-                             kMmaThreads));
-  } else {
-    notes.push_back(
-        "wmma and mma_sync_ldmatrix skipped: BF16 tensor-core instructions need compute "
-        "capability 8.0 or newer");
+  std::vector<Step> steps = {
+      run.step("wmma",
+               "WMMA: each warp multiplies 16 x 16 fragments loaded straight from global memory",
+               wmma_kernel, grid_blocks((m / kWmmaBlockM) * (n / kWmmaBlockN)), kWmmaThreads),
+      run.step("mma_sync_ldmatrix",
+               "mma.sync on ldmatrix fragments of swizzled shared tiles, filled by cp.async 2 "
+               "steps ahead",
+               mma_kernel<3>, grid_blocks((m / kMmaBlockM) * (n / kMmaBlockN)), kMmaThreads)};
+  for (Step& step : steps) {
+    step.needs = 80;  // their bodies are compiled only where __CUDA_ARCH__ >= 800
+    step.needs_what = "BF16 tensor-core instructions";
   }
   if (wgmma_steps_run_on(device)) {
     const int64_t tiles = wgmma_blocks(m, n);
@@ -102,7 +98,8 @@ Report run_lesson(const Options& opt) {
   report.ops_per_byte = 2.0 * double(m) * double(n) * double(k) /
                         (2.0 * double(m) * k + 2.0 * double(k) * n + 4.0 * double(m) * n);
   report.notes.push_back(describe_tensor_peak(device));
-  const std::vector<Step> steps = lesson_steps(run, device, report.notes);
+  const std::vector<Step> steps =
+      steps_that_run_here(lesson_steps(run, device, report.notes), device, report.notes);
 
   // cuBLAS and each step checked on a poisoned C, then all timed in the same run.
   Timer timer(device);
@@ -110,7 +107,8 @@ Report run_lesson(const Options& opt) {
   for (const std::string& note : run.clock_notes(report)) report.notes.push_back(note);
   // The headline is the last step, wgmma_persistent, where it runs. Each step is the one before
   // plus one idea, so elsewhere the last step that runs stands for the chapter: mma_sync_ldmatrix
-  // on a GPU or build without wgmma, and cuBLAS's row where no step runs (below 8.0).
+  // on a GPU or build without wgmma, and cuBLAS's row where no step runs (a GPU, or a build,
+  // for less than 8.0).
   if (find_step(steps, report.headline) == nullptr) {
     report.headline = steps.empty() ? kCublasRow : steps.back().id;
   }

@@ -28,25 +28,12 @@ using exercise10::kTileWords;
 /// compute capability 9.0 or newer.
 __global__ void probe_kernel() {}
 
-/// Exercise 10.4 needs compute capability 9.0 and a build with code for it: elsewhere the
+/// Exercise 10.4 needs compute capability 9.0, of the GPU and of this build's code: elsewhere the
 /// checker says why it cannot run and exits 77 (the grader's SKIP).
 void expect_sm90() {
-  const DeviceFacts device = query_device();
-  if (device.major < 9) {
-    throw NoDeviceError(device.name + " has compute capability " + std::to_string(device.major) +
-                        "." + std::to_string(device.minor) +
-                        ": exercise 10.4 needs 9.0 or newer (mbarrier waits by parity, byte "
-                        "counts, bulk copies) and cannot run here");
-  }
-  cudaFuncAttributes attributes{};
-  CUDA_CHECK(cudaFuncGetAttributes(&attributes, probe_kernel));
-  if (attributes.ptxVersion < 90) {
-    throw NoDeviceError("this build runs " + device.name + " from compute_" +
-                        std::to_string(attributes.ptxVersion) +
-                        " code, which has no mbarrier waits by parity: exercise 10.4 needs a "
-                        "build for compute capability 9.0 or newer (the default build on this "
-                        "GPU is one) and cannot run here");
-  }
+  require_compute_capability(reinterpret_cast<const void*>(probe_kernel), 90,
+                             "exercise 10.4's mbarrier waits by parity, byte counts and bulk "
+                             "copies");
 }
 
 /// One graded run: jobs of @p steps tiles each, on @p blocks blocks.

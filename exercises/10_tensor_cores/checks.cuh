@@ -20,17 +20,16 @@ namespace check10 {
 
 using Shape = tutorial::MatmulShape;
 
-/// Exercise @p id needs BF16 tensor-core instructions: on a GPU older than compute capability
-/// 8.0 it cannot run, and the checker says so and exits 77 (the grader's SKIP).
+/// Compiled like the learner's kernel (the same target, the same architectures): its code tells
+/// what this build compiled the learner's for.
+__global__ void probe_kernel() {}
+
+/// Exercise @p id needs BF16 tensor-core instructions, of the GPU and of this build's code
+/// (tutorial::why_kernel_cannot_run): elsewhere it cannot run, and the checker says why and exits
+/// 77 (the grader's SKIP), rather than grading a kernel whose body was compiled out.
 inline void expect_bf16_tensor_cores(const std::string& id) {
-  const tutorial::DeviceFacts device = tutorial::query_device();
-  if (device.major < 8) {
-    throw tutorial::NoDeviceError(device.name + " has compute capability " +
-                                  std::to_string(device.major) + "." +
-                                  std::to_string(device.minor) + ": exercise " + id +
-                                  " needs BF16 tensor-core instructions (8.0 or newer) and "
-                                  "cannot run here");
-  }
+  tutorial::require_compute_capability(reinterpret_cast<const void*>(probe_kernel), 80,
+                                       "exercise " + id + "'s BF16 tensor-core instructions");
 }
 
 /**

@@ -38,6 +38,15 @@ set(LABEL "grade")
 fake(board.grade-solutions 0
      "echo '==== exercise board (pass) ====' && echo 'PASS  2.1' && echo '1 graded: 1 PASS'")
 fake(board.grade-wrong 1 "echo '2 graded: 1 PASS 1 FAIL'")
+set(LABEL "gpu")
+fake(chapter.01.run 0)
+fake(chapter.10.run 0 "echo 'note   : wmma skipped: BF16 tensor-core instructions need 8.0' && \
+echo 'note   : wgmma_tma and wgmma_persistent skipped: they need sm_90a'")
+fake(solution.10.2 77 "echo 'sol10.2_check: exercise 10.2 needs 8.0: cannot run here' >&2")
+set_tests_properties(chapter.10.run solution.10.2 PROPERTIES SKIP_RETURN_CODE 77)
+fake(solution.9.1 3)
+add_test(NAME solution.9.2 COMMAND not_built_check)
+set_tests_properties(solution.9.2 PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77)
 """
 
 
@@ -46,14 +55,14 @@ def run(*command, cwd=None):
                           text=True)
 
 
-def summarize(build, out, kind, label):
+def summarize(build, out, kind, label, *extra):
     """What gpu_suite.sh does for one step: list, run, summarize."""
     tests, junit = out / f"{kind}_tests.json", out / f"{kind}.xml"
     listing = run(CTEST, "--test-dir", build, "-N", "--show-only=json-v1", "-L", label)
     tests.write_text(listing.stdout)
     run(CTEST, "--test-dir", build, "-L", label, "--output-junit", junit)
     return run(sys.executable, RESULTS, kind, "--tests", tests, "--junit", junit,
-               "--logs", out, "--summary", out / "summary.txt")
+               "--logs", out, "--summary", out / "summary.txt", *extra)
 
 
 def check(condition, what, result):
@@ -103,6 +112,21 @@ with tempfile.TemporaryDirectory() as tmp:
     check("==== exercise board (pass) ====\nPASS  2.1" in boards.stdout,
           "the board's table is printed", boards)
 
+    # A build for another architecture: verified, verified with a step skipped (its note),
+    # skipped with the reason it printed (exit 77), failed, and not built (a failure, though
+    # CTest reports it as not run too).
+    archs = summarize(tmp / "build", out, "archs", "^gpu$", "--title", "75-virtual")
+    check(archs.returncode == 1, "a failed or missing program must fail the step", archs)
+    line = ("build 75-virtual           5 run: 2 verified (1 with steps skipped, each with a "
+            "note), 1 skipped with a reason (exit 77), 2 failed (archs_75-virtual.md)")
+    check(line in archs.stdout, f"the line {line!r}", archs)
+    table = (out / "archs_75-virtual.md").read_text()
+    for row in ["| `chapter.10.run` | verified | wmma skipped: BF16 tensor-core instructions "
+                "need 8.0; wgmma_tma and wgmma_persistent skipped: they need sm_90a |",
+                "| `solution.10.2` | skipped | exercise 10.2 needs 8.0: cannot run here |",
+                "| `solution.9.1` | FAIL |", "| `solution.9.2` | FAIL |"]:
+        check(row in table, f"the row {row!r} in\n{table}", archs)
+
     # A run cut short: the tests were selected but no results were written.
     (out / "sizes.xml").unlink()
     cut = run(sys.executable, RESULTS, "sizes", "--tests", out / "sizes_tests.json", "--junit",
@@ -115,5 +139,5 @@ with tempfile.TemporaryDirectory() as tmp:
           "a selection without tests must fail", empty)
 
     summary = (out / "summary.txt").read_text()
-    check(summary.count("\n") == 10, f"every line goes to the summary:\n{summary}", boards)
+    check(summary.count("\n") == 11, f"every line goes to the summary:\n{summary}", boards)
 print("suite_results_test: ok")

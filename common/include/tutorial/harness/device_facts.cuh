@@ -91,4 +91,39 @@ inline DeviceFacts query_device() {
   return f;
 }
 
+/**
+ * @brief Why @p kernel cannot run here, or "" when it can. @p needed is the compute capability
+ *        it needs, major * 10 + minor (80 for 8.0), and two things must have it: the GPU, and the
+ *        code this build holds for the kernel.
+ *
+ * The second is the trap. A build for an older architecture's PTX (CMAKE_CUDA_ARCHITECTURES
+ * 75-virtual, say) runs on a newer GPU through the driver's JIT, but its device code was compiled
+ * with __CUDA_ARCH__ = 750: a body under `#if __CUDA_ARCH__ >= 800` is empty there, and the
+ * kernel would launch, do nothing, and be timed. cudaFuncGetAttributes' ptxVersion is the
+ * architecture the code the GPU runs was compiled for (75 there, 90 for sm_90 code on an H100).
+ * @param what  what needs it, the subject of "need": e.g. "BF16 tensor-core instructions".
+ */
+inline std::string why_kernel_cannot_run(const void* kernel, int needed, const std::string& what,
+                                         const DeviceFacts& device) {
+  const auto version = [](int v) { return std::to_string(v / 10) + "." + std::to_string(v % 10); };
+  const std::string need = what + " need compute capability " + version(needed) + " or newer";
+  const int gpu = device.major * 10 + device.minor;
+  if (gpu < needed) return need + "; " + device.name + " has " + version(gpu);
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  if (attributes.ptxVersion < needed) {
+    return need + ", and this build runs the kernel from code compiled for " +
+           version(attributes.ptxVersion) + " (its body is compiled out there): build for " +
+           version(needed) + " or newer, as the default build for this GPU does";
+  }
+  return "";
+}
+
+/// why_kernel_cannot_run for a checker: when @p kernel cannot run here, throws NoDeviceError
+/// with the reason (exit 77, the grader's SKIP), never a wrong result from an empty kernel.
+inline void require_compute_capability(const void* kernel, int needed, const std::string& what) {
+  const std::string why = why_kernel_cannot_run(kernel, needed, what, query_device());
+  if (!why.empty()) throw NoDeviceError(why + ": cannot run here");
+}
+
 }  // namespace tutorial

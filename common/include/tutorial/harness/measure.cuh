@@ -118,6 +118,9 @@ class Timer {
   }
   //! [time_ms]
 
+  /// The device it times on.
+  const DeviceFacts& device() const { return device_; }
+
   /**
    * @brief Leaves L2 without the previous run's data and without modified lines (L2Flush).
    *

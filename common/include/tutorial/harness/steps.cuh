@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -28,6 +29,7 @@
 
 #include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_facts.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/report.hpp"
 #include "tutorial/harness/verify.hpp"
@@ -43,6 +45,10 @@ struct Step {
   double elements;      ///< how many elements those blocks cover together (cycles per element)
   std::function<void(BlockCycleSlots)> launch;  ///< enqueues the whole step (every pass of it)
   std::string baseline = {};  ///< the vendor row it is compared with; empty: the first one
+  /// The compute capability its kernel needs, major * 10 + minor (80: BF16 tensor cores), of the
+  /// GPU and of the code this build holds (why_kernel_cannot_run); 0: any the tutorial runs on.
+  int needs = 0;
+  std::string needs_what = {};  ///< what needs it, for the note: "BF16 tensor-core instructions"
 };
 
 /// The vendor library doing a step's work: the yardstick of the table.
@@ -59,8 +65,37 @@ inline std::string kernel_symbol(const void* kernel) {
   return name;
 }
 
+/// Why @p step cannot run on @p device with this build, or "" when it can (Step::needs).
+inline std::string why_step_cannot_run(const Step& step, const DeviceFacts& device) {
+  if (step.needs == 0) return "";
+  return why_kernel_cannot_run(step.kernel, step.needs, step.needs_what, device);
+}
+
+/**
+ * @brief The steps of @p steps that @p device and this build can run, in order. Each other one is
+ *        skipped with a line in @p notes that says why: a step is verified and timed where it
+ *        can run, and nowhere else, never as an empty kernel that launches and does nothing.
+ */
+inline std::vector<Step> steps_that_run_here(const std::vector<Step>& steps,
+                                             const DeviceFacts& device,
+                                             std::vector<std::string>& notes) {
+  std::vector<Step> runnable;
+  for (const Step& step : steps) {
+    const std::string why = why_step_cannot_run(step, device);
+    if (why.empty()) {
+      runnable.push_back(step);
+    } else {
+      notes.push_back(step.id + " skipped: " + why);
+    }
+  }
+  return runnable;
+}
+
 /// Times @p step (measure_kernel: warm-up, reps from a clean L2, one run recording cycles).
+/// @pre why_step_cannot_run(step, the device) is empty (steps_that_run_here): otherwise throws.
 inline Row measure_step(Timer& timer, int reps, double work, const Step& step) {
+  const std::string why = why_step_cannot_run(step, timer.device());
+  if (!why.empty()) throw std::logic_error("a step that cannot run here was timed: " + why);
   Row row = measure_kernel(timer, reps, step.id, work, step.blocks, step.elements, step.launch);
   row.symbol = kernel_symbol(step.kernel);
   row.teaches = step.teaches;
@@ -82,8 +117,10 @@ inline Row measure_vendor_step(Timer& timer, int reps, double work, const Vendor
  *               and returns the Check of the result, or a std::vector<Check> of several.
  */
 template <typename Verify>
-void run_steps(Report& report, Timer& timer, int reps, double work, const std::vector<Step>& steps,
-               const std::vector<VendorStep>& vendors, Verify&& verify) {
+void run_steps(Report& report, Timer& timer, int reps, double work,
+               const std::vector<Step>& all_steps, const std::vector<VendorStep>& vendors,
+               Verify&& verify) {
+  const std::vector<Step> steps = steps_that_run_here(all_steps, timer.device(), report.notes);
   const auto add_checks = [&](const std::string& id, const std::function<void()>& run) {
     auto checks = verify(id, run);
     if constexpr (std::is_same_v<decltype(checks), Check>) {
