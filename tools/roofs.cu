@@ -13,10 +13,10 @@
 #include <iostream>
 #include <string>
 
+#include "07_tiled_matmul/fp32_peak.cuh"
 #include "tutorial/harness/chapter_main.hpp"
 #include "tutorial/harness/device_buffer.cuh"
 #include "tutorial/harness/device_facts.cuh"
-#include "tutorial/harness/fp32_peak.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/report.hpp"

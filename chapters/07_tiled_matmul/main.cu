@@ -22,12 +22,12 @@
 #include <utility>
 #include <vector>
 
+#include "fp32_peak.cuh"
+#include "matmul.cuh"
 #include "register_tiled.cuh"
 #include "tutorial/explain/explain.cuh"
 #include "tutorial/harness/chapter_main.hpp"
-#include "tutorial/harness/fp32_peak.cuh"
 #include "tutorial/harness/gpu_report.cuh"
-#include "tutorial/harness/matmul.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"

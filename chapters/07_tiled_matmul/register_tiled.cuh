@@ -7,10 +7,10 @@
 
 #include <cstdint>
 
+#include "matmul.cuh"
 #include "tile_of_block.cuh"
 #include "tutorial/explain/shared_trace.cuh"
 #include "tutorial/harness/block_cycles.cuh"
-#include "tutorial/harness/matmul.cuh"
 
 namespace chapter07 {
 

@@ -23,7 +23,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "../06_blelloch_scan/scan_types.hpp"
+#include "06_blelloch_scan/scan_types.hpp"
 #include "last_block_reduce.cuh"
 #include "lookback_scan.cuh"
 #include "tutorial/harness/chapter_main.hpp"

@@ -19,12 +19,12 @@
 #include <utility>
 #include <vector>
 
-#include "../07_tiled_matmul/register_tiled.cuh"
+#include "07_tiled_matmul/fp32_peak.cuh"
+#include "07_tiled_matmul/matmul.cuh"
+#include "07_tiled_matmul/register_tiled.cuh"
 #include "sgemm_kernels.cuh"
 #include "tutorial/harness/chapter_main.hpp"
-#include "tutorial/harness/fp32_peak.cuh"
 #include "tutorial/harness/gpu_report.cuh"
-#include "tutorial/harness/matmul.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/steps.cuh"
 #include "tutorial/vendor/cublas_sgemm.cuh"

@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "07_tiled_matmul/matmul.cuh"
 #include "sm_clock.hpp"
 #include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/device_buffer.cuh"
-#include "tutorial/harness/matmul.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/report.hpp"
 #include "tutorial/harness/steps.cuh"

@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "07_tiled_matmul/matmul.cuh"
 #include "bf16_matmul.cuh"
 #include "mma_kernel.cuh"
 #include "tensor_peak.cuh"
 #include "tutorial/harness/chapter_main.hpp"
 #include "tutorial/harness/gpu_report.cuh"
-#include "tutorial/harness/matmul.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/steps.cuh"
 #include "wgmma_steps.cuh"

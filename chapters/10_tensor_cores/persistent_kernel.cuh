@@ -11,11 +11,11 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "../07_tiled_matmul/tile_of_block.cuh"
+#include "07_tiled_matmul/matmul.cuh"
+#include "07_tiled_matmul/tile_of_block.cuh"
 #include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
 #include "tutorial/harness/block_cycles.cuh"
-#include "tutorial/harness/matmul.cuh"
 #include "warp_specialized_kernel.cuh"
 #include "wgmma_kernel.cuh"
 

@@ -7,15 +7,17 @@
 #pragma once
 
 #include <cuda.h>
+#include <cuda_bf16.h>
 
+#include <cstddef>
 #include <cstdint>
 
-#include "../07_tiled_matmul/tile_of_block.cuh"
+#include "07_tiled_matmul/matmul.cuh"
+#include "07_tiled_matmul/tile_of_block.cuh"
 #include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
 #include "tensor_map.cuh"
 #include "tutorial/harness/block_cycles.cuh"
-#include "tutorial/harness/matmul.cuh"
 
 namespace chapter10 {
 

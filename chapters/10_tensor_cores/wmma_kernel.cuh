@@ -10,10 +10,10 @@
 
 #include <cstdint>
 
-#include "../07_tiled_matmul/tile_of_block.cuh"
+#include "07_tiled_matmul/matmul.cuh"
+#include "07_tiled_matmul/tile_of_block.cuh"
 #include "bf16_matmul.cuh"
 #include "tutorial/harness/block_cycles.cuh"
-#include "tutorial/harness/matmul.cuh"
 
 namespace chapter10 {
 

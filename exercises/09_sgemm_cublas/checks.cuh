@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "07_tiled_matmul/matmul.cuh"
 #include "tutorial/grading/exercise.hpp"
 #include "tutorial/grading/exercise_matmul.hpp"
 #include "tutorial/harness/device_buffer.cuh"
-#include "tutorial/harness/matmul.cuh"
 #include "tutorial/harness/options.hpp"
 #include "tutorial/harness/verify.hpp"
 

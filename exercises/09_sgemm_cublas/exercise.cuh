@@ -12,10 +12,10 @@
 
 #include <cstdint>
 
+#include "07_tiled_matmul/matmul.cuh"
 #include "07_tiled_matmul/tile_of_block.cuh"  // chapter 07's tile order
 #include "09_sgemm_cublas/sgemm_kernels.cuh"  // chapter 09's tile
 #include "tutorial/harness/cuda_check.cuh"
-#include "tutorial/harness/matmul.cuh"
 
 namespace exercise09 {
 

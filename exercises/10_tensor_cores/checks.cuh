@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "07_tiled_matmul/matmul.cuh"
 #include "tutorial/grading/exercise_matmul.hpp"
 #include "tutorial/harness/device_buffer.cuh"
 #include "tutorial/harness/device_facts.cuh"
 #include "tutorial/harness/errors.hpp"
-#include "tutorial/harness/matmul.cuh"
 #include "tutorial/harness/options.hpp"
 
 namespace check10 {

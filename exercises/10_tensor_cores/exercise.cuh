@@ -18,10 +18,10 @@
 
 #include <cstdint>
 
+#include "07_tiled_matmul/matmul.cuh"
 #include "10_tensor_cores/tensor_core_ptx.cuh"  // chapter 10's ldmatrix_x4, mma_16x8x16
 #include "tutorial/harness/cuda_check.cuh"
 #include "tutorial/harness/device_buffer.cuh"
-#include "tutorial/harness/matmul.cuh"
 
 namespace exercise10 {
 

@@ -4,11 +4,11 @@
 
 #include <cstdint>
 
+#include "07_tiled_matmul/matmul.cuh"
 #include "10_tensor_cores/wmma_kernel.cuh"  // the chapter's step 1, where this starts
 #include "exercise.cuh"
 #include "tutorial/grading/exercise.hpp"
 #include "tutorial/harness/cuda_check.cuh"
-#include "tutorial/harness/matmul.cuh"
 
 namespace exercise10 {
 

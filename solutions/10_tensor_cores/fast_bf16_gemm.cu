@@ -12,10 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "07_tiled_matmul/matmul.cuh"
 #include "07_tiled_matmul/tile_of_block.cuh"
 #include "exercise.cuh"
 #include "tutorial/harness/cuda_check.cuh"
-#include "tutorial/harness/matmul.cuh"
 
 namespace exercise10 {
 

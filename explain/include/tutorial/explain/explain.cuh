@@ -2,7 +2,8 @@
  * @file explain.cuh
  * @brief --explain: runs a chapter's kernels on one small launch, plain and then recorded
  *        (shared_trace.cuh), checks both results, and gathers the recorded accesses for
- *        explain_report.hpp to print.
+ *        explain_report.hpp to print. A chapter with --explain includes this header, which
+ *        brings the flag and its run_main() (explain_main.hpp).
  */
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tutorial/explain/explain_main.hpp"
 #include "tutorial/explain/explain_report.hpp"
 #include "tutorial/explain/shared_trace.cuh"
 #include "tutorial/harness/cuda_check.cuh"

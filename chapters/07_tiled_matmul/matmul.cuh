@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "fp32_peak.cuh"
 #include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/device_buffer.cuh"
 #include "tutorial/harness/errors.hpp"
-#include "tutorial/harness/fp32_peak.cuh"
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/options.hpp"
