@@ -31,22 +31,23 @@ COPY_TICKS, MMA_TICKS = 3, 2  # schematic durations, chosen for the drawing
 # stops, naming the line, when one is not there word for word.
 KERNEL_LINES = {
     "warp_specialized_kernel.cuh": {
-        "stage": "const int stage = int(use % kWgStages);",
-        "round": "const auto round = uint32_t(use / kWgStages);",
-        "producer's wait": "mbarrier_wait(shared_address(&empty[stage]), (round + 1) % 2);",
-        "consumers' wait":
-            "mbarrier_wait(shared_address(&full[stage]), uint32_t(use / kWgStages) % 2);",
+        "stage": "const int stage = here.stage();",
+        "position": "const RingPosition here = ring.at(s);",
+        "producer's wait": "mbarrier_wait(shared_address(&empty[stage]), (here.parity() + 1) % 2);",
+        "consumers' wait": "mbarrier_wait(shared_address(&full[stage]), here.parity());",
         "one group in flight": "wgmma_wait<1>();",
         "release": "if (s >= 1) mbarrier_arrive_per_warp("
-                   "shared_address(&empty[(use - 1) % kWgStages]));",
+                   "shared_address(&empty[(ring.use + s - 1) % kWgStages]));",
         "last release": "mbarrier_arrive_per_warp("
-                        "shared_address(&empty[(first_use + steps - 1) % kWgStages]));",
+                        "shared_address(&empty[(ring.use + steps - 1) % kWgStages]));",
         "full's arrivals": "mbarrier_init(shared_address(&full[s]), 1);",
         "empty's arrivals": "mbarrier_init(shared_address(&empty[s]), kConsumerWarps);",
         "consumer warps":
             "constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;",
     },
     "wgmma_kernel.cuh": {
+        "ring stage": "int stage() const { return int(use % kWgStages); }",
+        "ring parity": "uint32_t parity() const { return uint32_t(use / kWgStages) % 2; }",
         "consumer warpgroups": "constexpr int kConsumerWarpgroups = kWgBlockM / 64;",
         "expect_tx": "mbarrier_arrive_expect_bytes(full, kWgStageBytes);",
         "depth": "kWgDepth = kTmaBoxDepth",

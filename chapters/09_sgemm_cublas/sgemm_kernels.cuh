@@ -7,7 +7,7 @@
  *        sgemm_async (asynchronous copies, cp.async), whose copies are started together
  *        (CopiesTogether) or spread over the step (CopiesSpread).
  *
- * Storage: every matrix is row-major (tutorial/harness/matmul.cuh). Every kernel handles any M, N,
+ * Storage: every matrix is row-major (07_tiled_matmul/matmul.cuh). Every kernel handles any M, N,
  * K: a 16-byte access is used where its 4 floats are inside the matrix and 16-byte aligned (the row
  * length a multiple of 4), single floats with guards elsewhere.
  */

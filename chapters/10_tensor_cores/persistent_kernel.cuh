@@ -34,8 +34,8 @@ inline int64_t persistent_blocks(int64_t m, int64_t n, int sm_count) {
  *        grouped order), one after the other.
  *
  * What changed from wgmma_warp_specialized: a block no longer ends with its tile. Its stage
- * ring runs on from one tile to the next (the use count, and so each stage's round and
- * parity, is carried over, never reset), and the consumers release every stage they use,
+ * ring runs on from one tile to the next (each side's RingPosition, and so each stage's round
+ * and parity, is carried over, never reset), and the consumers release every stage they use,
  * the last one of a tile included. So the producer, which waits only for empty stages, starts
  * copying the next tile's first steps while the consumers still multiply the last steps of
  * this one and store its accumulators to C. One tile's epilogue and the next one's pipeline
@@ -55,28 +55,27 @@ __device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensor
   if (threadIdx.x == 0) init_stage_barriers(full, empty);
   __syncthreads();
 
-  // Both sides walk the same tiles with the same steps, so they agree on first_use, the
-  // ring's uses by the block's earlier tiles, without telling each other.
+  // Both sides walk the same tiles with the same steps, so their ring positions agree, tile
+  // after tile, without telling each other.
   const int warpgroup = threadIdx.x / kWarpgroupThreads;
+  RingPosition ring;  // each side's own, carried from tile to tile
   if (warpgroup == 0) {
     release_registers<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      int64_t first_use = 0;
-      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x, first_use += steps) {
+      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
         produce_tile(stages, full, empty, &a_map, &b_map, steps, tile.row * kWgBlockM,
-                     tile.col * kWgBlockN, first_use);
+                     tile.col * kWgBlockN, ring);
       }
     }
   } else {
     claim_registers<kConsumerRegisters>();
     const int consumer = warpgroup - 1;
-    const uint32_t a_rows = consumer * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
-    int64_t first_use = 0;
-    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x, first_use += steps) {
+    const uint32_t a_rows = consumer * kWgConsumerABytes;  // this warpgroup's 64 rows of A
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
       const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
       float d[kWgAccumulators] = {};  // every tile starts from zero
-      consume_tile(d, stages, full, empty, a_rows, steps, first_use);
+      consume_tile(d, stages, full, empty, a_rows, steps, ring);
       store_warpgroup_tile(d, c, n, tile.row * kWgBlockM + 64 * consumer, tile.col * kWgBlockN);
     }
   }

@@ -46,34 +46,34 @@ __device__ inline void init_stage_barriers(uint64_t (&full)[kWgStages],
 //! [produce_tile]
 /**
  * @brief The producer thread: copies the @p steps steps of the tile at (@p row0, @p col0) into
- *        the stages, each as soon as its stage is empty.
+ *        the stages, each as soon as its stage is empty, from the ring position @p ring on
+ *        (advanced past them).
  *
- * The stages are a ring: the block's use number u (counted from @p first_use, the uses by its
- * earlier tiles) goes to stage u % kWgStages, on that stage's round u / kWgStages. Round r
- * needs round r - 1's data released: phase r - 1 of the empty barrier, parity (r + 1) % 2,
- * which on round 0 is the phase "before" a new barrier's first and does not wait.
+ * Round r of a stage needs round r - 1's data released: phase r - 1 of the empty barrier,
+ * parity (r + 1) % 2, the round's own flipped. On round 0 that is the phase "before" a new
+ * barrier's first, which does not wait.
  */
 __device__ inline void produce_tile(const WgmmaStages& stages, uint64_t (&full)[kWgStages],
                                     uint64_t (&empty)[kWgStages], const CUtensorMap* a_map,
                                     const CUtensorMap* b_map, int64_t steps, int64_t row0,
-                                    int64_t col0, int64_t first_use) {
+                                    int64_t col0, RingPosition& ring) {
   for (int64_t s = 0; s < steps; ++s) {
-    const int64_t use = first_use + s;
-    const int stage = int(use % kWgStages);
-    const auto round = uint32_t(use / kWgStages);
-    mbarrier_wait(shared_address(&empty[stage]), (round + 1) % 2);
+    const RingPosition here = ring.at(s);
+    const int stage = here.stage();
+    mbarrier_wait(shared_address(&empty[stage]), (here.parity() + 1) % 2);
     load_stage(stages, stage, shared_address(&full[stage]), a_map, b_map, s, row0, col0);
   }
+  ring.advance(steps);
 }
 //! [produce_tile]
 
 //! [consume_tile]
 /**
  * @brief A consumer warpgroup: d += its 64 rows of the tile's A (@p a_rows bytes into each A
- *        stage) x B, over @p steps steps from the ring's use @p first_use, releasing every
- *        stage it used exactly once.
+ *        stage) x B, over @p steps steps from the ring position @p ring on (advanced past
+ *        them), releasing every stage it used exactly once.
  *
- * Use u waits for phase u / kWgStages of its stage's full barrier (parity round % 2). Once
+ * Each step waits for its round's phase of the stage's full barrier (its parity()). Once
  * wgmma_wait<1>() says the previous step's group is done, that step's stage goes back (one
  * arrival per warp on its empty barrier); after the last step, wgmma_wait<0>() and the last
  * stage goes back too, so that a persistent block's producer can fill it with the next tile
@@ -81,19 +81,20 @@ __device__ inline void produce_tile(const WgmmaStages& stages, uint64_t (&full)[
  */
 __device__ inline void consume_tile(float (&d)[kWgAccumulators], const WgmmaStages& stages,
                                     uint64_t (&full)[kWgStages], uint64_t (&empty)[kWgStages],
-                                    uint32_t a_rows, int64_t steps, int64_t first_use) {
+                                    uint32_t a_rows, int64_t steps, RingPosition& ring) {
   for (int64_t s = 0; s < steps; ++s) {
-    const int64_t use = first_use + s;
-    const int stage = int(use % kWgStages);
-    mbarrier_wait(shared_address(&full[stage]), uint32_t(use / kWgStages) % 2);
+    const RingPosition here = ring.at(s);
+    const int stage = here.stage();
+    mbarrier_wait(shared_address(&full[stage]), here.parity());
     multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
     wgmma_wait<1>();  // this warp's wgmma of the previous step are done: hand its stage back
     keep_accumulators(d);
-    if (s >= 1) mbarrier_arrive_per_warp(shared_address(&empty[(use - 1) % kWgStages]));
+    if (s >= 1) mbarrier_arrive_per_warp(shared_address(&empty[(ring.use + s - 1) % kWgStages]));
   }
   wgmma_wait<0>();
   keep_accumulators(d);
-  mbarrier_arrive_per_warp(shared_address(&empty[(first_use + steps - 1) % kWgStages]));
+  mbarrier_arrive_per_warp(shared_address(&empty[(ring.use + steps - 1) % kWgStages]));
+  ring.advance(steps);
 }
 //! [consume_tile]
 #endif
@@ -132,15 +133,17 @@ __device__ void matmul_wgmma_warp_specialized(const CUtensorMap& a_map, const CU
   __syncthreads();
 
   const int warpgroup = threadIdx.x / kWarpgroupThreads;
+  RingPosition ring;  // each side's own, from use 0
   if (warpgroup == 0) {
     release_registers<kProducerRegisters>();
-    if (threadIdx.x == 0) produce_tile(stages, full, empty, &a_map, &b_map, steps, row0, col0, 0);
+    if (threadIdx.x == 0)
+      produce_tile(stages, full, empty, &a_map, &b_map, steps, row0, col0, ring);
   } else {
     claim_registers<kConsumerRegisters>();
     const int consumer = warpgroup - 1;
-    const uint32_t a_rows = consumer * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
+    const uint32_t a_rows = consumer * kWgConsumerABytes;  // this warpgroup's 64 rows of A
     float d[kWgAccumulators] = {};
-    consume_tile(d, stages, full, empty, a_rows, steps, 0);
+    consume_tile(d, stages, full, empty, a_rows, steps, ring);
     store_warpgroup_tile(d, c, n, row0 + 64 * consumer, col0);
   }
 #endif

@@ -33,17 +33,26 @@ constexpr int kWgmmaTmaThreads = kConsumerWarpgroups * kWarpgroupThreads;
 /// The accumulators of a thread: 64 x 256 floats over 128 threads.
 constexpr int kWgAccumulators = 64 * kWgBlockN / kWarpgroupThreads;
 
-/// Bytes of a stage: A's 128 x 64 tile, then B's 256 x 64 (rows of b_cols), both BF16.
-constexpr uint32_t kWgATileBytes = kWgBlockM * kWgDepth * 2;
-constexpr uint32_t kWgBTileBytes = kWgBlockN * kWgDepth * 2;
-constexpr uint32_t kWgStageBytes = kWgATileBytes + kWgBTileBytes;
 /// The 128-byte swizzle repeats every 8 rows of 128 bytes: tiles start at multiples of this.
 constexpr uint32_t kSwizzleAtomBytes = 1024;
-/// Dynamic shared memory of steps 3-5: the stages, and room to align them to 1024 bytes.
-constexpr int kWgSharedBytes = int(kWgStages * kWgStageBytes + kSwizzleAtomBytes);
+
+/// A stage in shared memory: A's 128 x 64 tile, then B's 256 x 64 (rows of b_cols), both BF16
+/// and K-major, as TMA writes them (128-byte swizzled) and wgmma reads them.
+struct WgmmaStage {
+  __nv_bfloat16 a[kWgBlockM * kWgDepth];
+  __nv_bfloat16 b[kWgBlockN * kWgDepth];
+};
+constexpr uint32_t kWgStageBytes = sizeof(WgmmaStage);
+/// Where B's tile starts in a stage.
+constexpr uint32_t kWgBOffset = offsetof(WgmmaStage, b);
+/// Dynamic shared memory of steps 3-5: the stages, and room to align them to 1024 bytes (CUDA
+/// promises the dynamic part only 16-byte alignment).
+constexpr int kWgSharedBytes = int(kWgStages * sizeof(WgmmaStage) + kSwizzleAtomBytes);
+/// A consumer warpgroup's rows of A start this many bytes into A's tile per warpgroup before it.
+constexpr uint32_t kWgConsumerABytes = sizeof(WgmmaStage::a) / kConsumerWarpgroups;
 
 static_assert(kWgBlockM % 64 == 0 && kWgBlockN <= 256, "m64 wgmma per warpgroup, boxes <= 256");
-static_assert(kWgATileBytes % kSwizzleAtomBytes == 0 && kWgBTileBytes % kSwizzleAtomBytes == 0,
+static_assert(kWgBOffset % kSwizzleAtomBytes == 0 && kWgStageBytes % kSwizzleAtomBytes == 0,
               "every tile must start where the swizzle pattern starts");
 
 /// The grid of steps 3 and 4, and the tiles of step 5: one block per 128 x 256 tile of C (n may end
@@ -57,8 +66,27 @@ inline int64_t wgmma_blocks(int64_t m, int64_t n) {
 struct WgmmaStages {
   uint32_t base;
   __device__ uint32_t a(int stage) const { return base + uint32_t(stage) * kWgStageBytes; }
-  __device__ uint32_t b(int stage) const { return a(stage) + kWgATileBytes; }
+  __device__ uint32_t b(int stage) const { return a(stage) + kWgBOffset; }
 };
+
+//! [ring_position]
+/**
+ * @brief A position in the ring of kWgStages stages: use u (counted from the kernel's start)
+ *        goes to stage u % kWgStages, on round u / kWgStages, and waits for the phase of that
+ *        round, whose parity is round % 2 (phases alternate 0, 1, 0, ...).
+ *
+ * Each side keeps its own position (CuTe's PipelineState holds the same facts), and a
+ * persistent block carries it from one tile to the next, never resetting it. at(s) is the
+ * position s steps further on, where a loop over a tile's steps stands at step s.
+ */
+struct RingPosition {
+  int64_t use = 0;
+  __device__ int stage() const { return int(use % kWgStages); }
+  __device__ uint32_t parity() const { return uint32_t(use / kWgStages) % 2; }
+  __device__ RingPosition at(int64_t steps) const { return {use + steps}; }
+  __device__ void advance(int64_t steps) { use += steps; }
+};
+//! [ring_position]
 
 /// The stages in the kernel's dynamic shared memory @p dynamic_shared, rounded up to 1024
 /// bytes (CUDA promises the dynamic part only 16-byte alignment).
@@ -160,11 +188,12 @@ __device__ void matmul_wgmma_tma(const CUtensorMap& a_map, const CUtensorMap& b_
   }
 
   const int warpgroup = threadIdx.x / kWarpgroupThreads;
-  const uint32_t a_rows = warpgroup * 64 * kWgDepth * 2;  // this warpgroup's 64 rows of A
+  const uint32_t a_rows = warpgroup * kWgConsumerABytes;  // this warpgroup's 64 rows of A
   float d[kWgAccumulators] = {};
   for (int64_t s = 0; s < steps; ++s) {
-    const int stage = int(s % kWgStages);
-    mbarrier_wait(shared_address(&full[stage]), uint32_t(s / kWgStages) % 2);
+    const RingPosition here{s};  // step s is use s of the ring
+    const int stage = here.stage();
+    mbarrier_wait(shared_address(&full[stage]), here.parity());
     multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
     wgmma_wait<1>();  // this warpgroup's wgmma of step s - 1 are done...
     keep_accumulators(d);

@@ -73,9 +73,10 @@ def main():
 
         changed = tmp / "changed"
         copy_sources(changed, ("warp_specialized_kernel.cuh",
-                               "&empty[stage]), (round + 1) % 2);", "&empty[stage]), round % 2);"))
+                               "&empty[stage]), (here.parity() + 1) % 2);",
+                               "&empty[stage]), here.parity());"))
         result = run("--root", changed, "--out", tmp / "changed.svg")
-        assert result.returncode == 1 and "(round + 1) % 2" in result.stderr, result.stderr
+        assert result.returncode == 1 and "(here.parity() + 1) % 2" in result.stderr, result.stderr
     print("draw_pipeline: OK")
 
 
