@@ -33,15 +33,13 @@ KERNEL_LINES = {
     "warp_specialized_kernel.cuh": {
         "stage": "const int stage = here.stage();",
         "position": "const RingPosition here = ring.at(s);",
-        "producer's wait": "mbarrier_wait(shared_address(&empty[stage]), (here.parity() + 1) % 2);",
-        "consumers' wait": "mbarrier_wait(shared_address(&full[stage]), here.parity());",
+        "producer's wait": "mbarrier_wait(&empty[stage], (here.parity() + 1) % 2);",
+        "consumers' wait": "mbarrier_wait(&full[stage], here.parity());",
         "one group in flight": "wgmma_wait<1>();",
-        "release": "if (s >= 1) mbarrier_arrive_per_warp("
-                   "shared_address(&empty[(ring.use + s - 1) % kWgStages]));",
-        "last release": "mbarrier_arrive_per_warp("
-                        "shared_address(&empty[(ring.use + steps - 1) % kWgStages]));",
-        "full's arrivals": "mbarrier_init(shared_address(&full[s]), 1);",
-        "empty's arrivals": "mbarrier_init(shared_address(&empty[s]), kConsumerWarps);",
+        "release": "if (s >= 1) mbarrier_arrive_per_warp(&empty[(ring.use + s - 1) % kWgStages]);",
+        "last release": "mbarrier_arrive_per_warp(&empty[(ring.use + steps - 1) % kWgStages]);",
+        "full's arrivals": "mbarrier_init(&full[s], 1);",
+        "empty's arrivals": "mbarrier_init(&empty[s], kConsumerWarps);",
         "consumer warps":
             "constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;",
     },

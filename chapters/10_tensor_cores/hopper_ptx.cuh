@@ -10,13 +10,15 @@
  * alone (Blackwell multiplies with tcgen05 instead). Every step here needs wgmma, so all of it
  * is compiled only where __CUDA_ARCH_FEAT_SM90_ALL (sm_90a code) is defined.
  *
- * The mbarrier wrappers are in mbarrier.cuh (plain sm_90, which exercise 10.4 uses too).
- * Shared-memory operands are given as 32-bit shared-window addresses (shared_address()), the
- * form these instructions take.
+ * The mbarrier wrappers are in mbarrier.cuh (plain sm_90, which exercise 10.4 uses too). The
+ * TMA copy goes through CUDA's cuda::ptx (<cuda/ptx>, CCCL), which has a function per PTX
+ * instruction; wgmma and setmaxnreg are written in PTX here because cuda::ptx does not wrap
+ * them. wgmma's descriptors hold 32-bit shared-window addresses (shared_address()).
  */
 #pragma once
 
 #include <cuda.h>
+#include <cuda/ptx>
 
 #include <cstdint>
 
@@ -33,16 +35,15 @@ namespace chapter10 {
  *        swizzled) as the map says, and counts its bytes on the mbarrier @p bar when they land.
  *        Parts of the box past the tensor's end are filled with zeros, and count too.
  *
- * One thread issues it; the copy engine does the rest. @p map must be a __grid_constant__
- * kernel parameter (or in global or constant memory).
+ * One thread issues it (cp.async.bulk.tensor.2d.shared::cluster.global.tile
+ * .mbarrier::complete_tx::bytes); the copy engine does the rest. @p map must be a
+ * __grid_constant__ kernel parameter (or in global or constant memory).
  */
-__device__ inline void tma_load_2d(uint32_t destination, const CUtensorMap* map, int32_t inner,
-                                   int32_t outer, uint32_t bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(destination),
-      "l"(reinterpret_cast<uint64_t>(map)), "r"(inner), "r"(outer), "r"(bar)
-      : "memory");
+__device__ inline void tma_load_2d(void* destination, const CUtensorMap* map, int32_t inner,
+                                   int32_t outer, uint64_t* bar) {
+  const int32_t coordinates[2] = {inner, outer};
+  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, destination,
+                                  map, coordinates, bar);
 }
 //! [tma_load]
 

@@ -37,8 +37,8 @@ __device__ inline void init_stage_barriers(uint64_t (&full)[kWgStages],
                                            uint64_t (&empty)[kWgStages]) {
   constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;
   for (int s = 0; s < kWgStages; ++s) {
-    mbarrier_init(shared_address(&full[s]), 1);  // the producer's arrive_expect_bytes
-    mbarrier_init(shared_address(&empty[s]), kConsumerWarps);
+    mbarrier_init(&full[s], 1);  // the producer's arrive_expect_bytes
+    mbarrier_init(&empty[s], kConsumerWarps);
   }
   mbarrier_init_fence();
 }
@@ -60,8 +60,8 @@ __device__ inline void produce_tile(const WgmmaStages& stages, uint64_t (&full)[
   for (int64_t s = 0; s < steps; ++s) {
     const RingPosition here = ring.at(s);
     const int stage = here.stage();
-    mbarrier_wait(shared_address(&empty[stage]), (here.parity() + 1) % 2);
-    load_stage(stages, stage, shared_address(&full[stage]), a_map, b_map, s, row0, col0);
+    mbarrier_wait(&empty[stage], (here.parity() + 1) % 2);
+    load_stage(stages, stage, &full[stage], a_map, b_map, s, row0, col0);
   }
   ring.advance(steps);
 }
@@ -85,15 +85,15 @@ __device__ inline void consume_tile(float (&d)[kWgAccumulators], const WgmmaStag
   for (int64_t s = 0; s < steps; ++s) {
     const RingPosition here = ring.at(s);
     const int stage = here.stage();
-    mbarrier_wait(shared_address(&full[stage]), here.parity());
+    mbarrier_wait(&full[stage], here.parity());
     multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
     wgmma_wait<1>();  // this warp's wgmma of the previous step are done: hand its stage back
     keep_accumulators(d);
-    if (s >= 1) mbarrier_arrive_per_warp(shared_address(&empty[(ring.use + s - 1) % kWgStages]));
+    if (s >= 1) mbarrier_arrive_per_warp(&empty[(ring.use + s - 1) % kWgStages]);
   }
   wgmma_wait<0>();
   keep_accumulators(d);
-  mbarrier_arrive_per_warp(shared_address(&empty[(ring.use + steps - 1) % kWgStages]));
+  mbarrier_arrive_per_warp(&empty[(ring.use + steps - 1) % kWgStages]);
   ring.advance(steps);
 }
 //! [consume_tile]

@@ -62,9 +62,11 @@ inline int64_t wgmma_blocks(int64_t m, int64_t n) {
 }
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-/// Where the stages live: a(stage) and b(stage), shared addresses aligned to 1024 bytes.
+/// Where the stages live, aligned to 1024 bytes: tiles[s] for TMA, which takes pointers, and
+/// a(s), b(s), the same tiles as shared-window addresses, for wgmma's descriptors.
 struct WgmmaStages {
-  uint32_t base;
+  WgmmaStage* tiles;
+  uint32_t base;  ///< shared_address(tiles)
   __device__ uint32_t a(int stage) const { return base + uint32_t(stage) * kWgStageBytes; }
   __device__ uint32_t b(int stage) const { return a(stage) + kWgBOffset; }
 };
@@ -92,19 +94,21 @@ struct RingPosition {
 /// bytes (CUDA promises the dynamic part only 16-byte alignment).
 __device__ inline WgmmaStages wgmma_stages(unsigned char* dynamic_shared) {
   const uint32_t start = shared_address(dynamic_shared);
-  return {(start + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes * kSwizzleAtomBytes};
+  const uint32_t base = (start + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes * kSwizzleAtomBytes;
+  return {reinterpret_cast<WgmmaStage*>(dynamic_shared + (base - start)), base};
 }
 
 //! [load_stage]
 /// One thread: starts the TMA copies of step @p step (A's rows from @p row0, B's from @p col0,
-/// K from step * kWgDepth) into @p stage, and tells @p full how many bytes to wait for.
-__device__ inline void load_stage(const WgmmaStages& stages, int stage, uint32_t full,
+/// K from step * kWgDepth) into @p stage, and tells its mbarrier @p full how many bytes to wait
+/// for.
+__device__ inline void load_stage(const WgmmaStages& stages, int stage, uint64_t* full,
                                   const CUtensorMap* a_map, const CUtensorMap* b_map, int64_t step,
                                   int64_t row0, int64_t col0) {
   mbarrier_arrive_expect_bytes(full, kWgStageBytes);
   const auto k0 = int32_t(step * kWgDepth);
-  tma_load_2d(stages.a(stage), a_map, k0, int32_t(row0), full);
-  tma_load_2d(stages.b(stage), b_map, k0, int32_t(col0), full);
+  tma_load_2d(stages.tiles[stage].a, a_map, k0, int32_t(row0), full);
+  tma_load_2d(stages.tiles[stage].b, b_map, k0, int32_t(col0), full);
 }
 //! [load_stage]
 
@@ -177,13 +181,13 @@ __device__ void matmul_wgmma_tma(const CUtensorMap& a_map, const CUtensorMap& b_
   const int64_t steps = k / kWgDepth;
 
   if (threadIdx.x == 0) {
-    for (int s = 0; s < kWgStages; ++s) mbarrier_init(shared_address(&full[s]), 1);
+    for (int s = 0; s < kWgStages; ++s) mbarrier_init(&full[s], 1);
     mbarrier_init_fence();
   }
   __syncthreads();
   if (threadIdx.x == 0) {
     for (int s = 0; s < kWgStages && s < steps; ++s) {
-      load_stage(stages, s, shared_address(&full[s]), &a_map, &b_map, s, row0, col0);
+      load_stage(stages, s, &full[s], &a_map, &b_map, s, row0, col0);
     }
   }
 
@@ -193,7 +197,7 @@ __device__ void matmul_wgmma_tma(const CUtensorMap& a_map, const CUtensorMap& b_
   for (int64_t s = 0; s < steps; ++s) {
     const RingPosition here{s};  // step s is use s of the ring
     const int stage = here.stage();
-    mbarrier_wait(shared_address(&full[stage]), here.parity());
+    mbarrier_wait(&full[stage], here.parity());
     multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
     wgmma_wait<1>();  // this warpgroup's wgmma of step s - 1 are done...
     keep_accumulators(d);
@@ -201,8 +205,7 @@ __device__ void matmul_wgmma_tma(const CUtensorMap& a_map, const CUtensorMap& b_
     const int64_t refill = s - 1 + kWgStages;
     if (threadIdx.x == 0 && s >= 1 && refill < steps) {
       const int free_stage = int((s - 1) % kWgStages);
-      load_stage(stages, free_stage, shared_address(&full[free_stage]), &a_map, &b_map, refill,
-                 row0, col0);
+      load_stage(stages, free_stage, &full[free_stage], &a_map, &b_map, refill, row0, col0);
     }
   }
   wgmma_wait<0>();

@@ -127,8 +127,8 @@ using chapter10::shared_address;
 /// threads and to the copy engine. A __syncthreads() must follow.
 __device__ inline void init_ring(Ring& ring, WaitTimeouts* timeouts) {
   for (int s = 0; s < kRingStages; ++s) {
-    chapter10::mbarrier_init(shared_address(&ring.full[s]), 1);
-    chapter10::mbarrier_init(shared_address(&ring.empty[s]), 32 * kConsumerWarps);
+    chapter10::mbarrier_init(&ring.full[s], 1);
+    chapter10::mbarrier_init(&ring.empty[s], 32 * kConsumerWarps);
   }
   chapter10::mbarrier_init_fence();
   ring.timeouts = timeouts;
@@ -170,10 +170,9 @@ __device__ inline void give_up(WaitTimeouts* record, int empty, int stage, uint3
 /// Waits until the phase of @p parity of @p bar has completed, or gives up after kWaitLimitNs.
 __device__ inline void wait_bounded(const Ring& ring, const uint64_t& bar, int empty, int stage,
                                     uint32_t parity) {
-  const uint32_t address = shared_address(&bar);
-  if (chapter10::mbarrier_try_wait(address, parity)) return;
+  if (chapter10::mbarrier_try_wait(&bar, parity)) return;
   const uint64_t start = global_ns();
-  while (!chapter10::mbarrier_try_wait(address, parity)) {
+  while (!chapter10::mbarrier_try_wait(&bar, parity)) {
     if (global_ns() - start > kWaitLimitNs) give_up(ring.timeouts, empty, stage, parity);
   }
 }
@@ -194,12 +193,11 @@ __device__ inline void wait_empty(const Ring& ring, int stage, uint32_t parity) 
 /// starts the bulk copy of the tile at @p d_tile into the stage, whose bytes complete the
 /// phase when they land. @pre the stage is empty (its previous round released).
 __device__ inline void fill_stage(Ring& ring, int stage, const uint32_t* d_tile) {
-  const uint32_t full = shared_address(&ring.full[stage]);
-  chapter10::mbarrier_arrive_expect_bytes(full, kTileBytes);
+  chapter10::mbarrier_arrive_expect_bytes(&ring.full[stage], kTileBytes);
   asm volatile(
       "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::
           "r"(shared_address(ring.tiles[stage])),
-      "l"(d_tile), "r"(kTileBytes), "r"(full)
+      "l"(d_tile), "r"(kTileBytes), "r"(shared_address(&ring.full[stage]))
       : "memory");
 }
 

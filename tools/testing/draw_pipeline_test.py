@@ -73,8 +73,8 @@ def main():
 
         changed = tmp / "changed"
         copy_sources(changed, ("warp_specialized_kernel.cuh",
-                               "&empty[stage]), (here.parity() + 1) % 2);",
-                               "&empty[stage]), here.parity());"))
+                               "&empty[stage], (here.parity() + 1) % 2);",
+                               "&empty[stage], here.parity());"))
         result = run("--root", changed, "--out", tmp / "changed.svg")
         assert result.returncode == 1 and "(here.parity() + 1) % 2" in result.stderr, result.stderr
     print("draw_pipeline: OK")
