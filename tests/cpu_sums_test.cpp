@@ -143,11 +143,11 @@ TEST(FloatSums, WithinTheirRoundingBoundsAtSmallSizes) {
     const double want = exact_sum(x);
     double sum_abs = 0;
     for (float v : x) sum_abs += std::fabs(v);
-    const int64_t depth = tutorial::pairwise_depth(int64_t(n), int64_t(kPairwiseLeaf));
+    const int64_t depth = pairwise_depth(int64_t(n), int64_t(kPairwiseLeaf));
     EXPECT_NEAR(sum_float_serial(x), want, tutorial::sum_tolerance(int64_t(n) - 1, sum_abs)) << n;
     EXPECT_NEAR(sum_float_pairwise(x.data(), n), want, tutorial::sum_tolerance(depth, sum_abs))
         << n;
-    EXPECT_NEAR(sum_float_kahan(x), want, tutorial::kahan_tolerance(int64_t(n), sum_abs)) << n;
+    EXPECT_NEAR(sum_float_kahan(x), want, kahan_tolerance(int64_t(n), sum_abs)) << n;
   }
 }
 

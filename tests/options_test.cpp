@@ -60,16 +60,6 @@ TEST(ParseOptions, MatmulTakesMAndK) {
   EXPECT_THROW(parse({"--m", "5"}), UsageError);  // not a matmul program
 }
 
-TEST(ParseOptions, MatmulSpecDefaultsEverySizeAndTheReps) {
-  const OptionSpec spec = matmul_spec("mm", 48, 3);
-  const Options o = parse({"--n", "5"}, spec);
-  EXPECT_EQ(o.m, 48);
-  EXPECT_EQ(o.n, 5);
-  EXPECT_EQ(o.k, 48);
-  EXPECT_EQ(o.reps, 3);
-  EXPECT_EQ(spec.program, "mm");
-}
-
 TEST(ParseOptions, RejectsBadCommandLines) {
   EXPECT_THROW(parse({"--n"}), UsageError);
   EXPECT_THROW(parse({"--n", "0"}), UsageError);

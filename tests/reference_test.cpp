@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "06_blelloch_scan/scan_types.hpp"
 #include "tutorial/harness/random.hpp"
 
 namespace tutorial {
@@ -27,21 +28,13 @@ TEST(ReferenceSum, FloatsAccurateWhereFloatIsNot) {
 }
 
 TEST(ReferenceScan, InclusiveAndWide) {
+  using chapter06::reference_inclusive_scan;
   EXPECT_EQ(reference_inclusive_scan(std::vector<int32_t>{1, 2, 3, -4}),
             (std::vector<int64_t>{1, 3, 6, 2}));
   const auto wide = reference_inclusive_scan(std::vector<int32_t>(3, 1 << 30));
   EXPECT_EQ(wide.back(), int64_t{3} << 30);
   EXPECT_EQ(reference_inclusive_scan(std::vector<float>{0.5f, 0.25f}),
             (std::vector<double>{0.5, 0.75}));
-}
-
-TEST(ReferenceMatmul, RowMajorEntry) {
-  // A = [1 2 3; 4 5 6] (2x3), B = [7 8; 9 10; 11 12] (3x2): C = [58 64; 139 154].
-  const std::vector<float> a{1, 2, 3, 4, 5, 6}, b{7, 8, 9, 10, 11, 12};
-  EXPECT_DOUBLE_EQ(reference_matmul_entry(a, b, 2, 3, 0, 0), 58);
-  EXPECT_DOUBLE_EQ(reference_matmul_entry(a, b, 2, 3, 0, 1), 64);
-  EXPECT_DOUBLE_EQ(reference_matmul_entry(a, b, 2, 3, 1, 0), 139);
-  EXPECT_DOUBLE_EQ(reference_matmul_entry(a, b, 2, 3, 1, 1), 154);
 }
 
 TEST(Random, SeededRangedAndNotConstant) {

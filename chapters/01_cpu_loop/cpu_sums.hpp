@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "tutorial/harness/verify.hpp"
+
 namespace chapter01 {
 
 //! [int64_loop]
@@ -93,5 +95,21 @@ inline float sum_float_kahan(const std::vector<float>& values) {
   return sum;
 }
 //! [float_sums]
+
+/// Depth of a recursive pairwise sum of @p n values whose leaves of up to @p leaf values are
+/// added serially: leaf - 1 additions in a leaf, then one per level of halving (the k of the
+/// float bound in verify.hpp).
+inline int64_t pairwise_depth(int64_t n, int64_t leaf) {
+  int64_t depth = leaf - 1;
+  for (int64_t span = leaf; span < n; span *= 2) ++depth;
+  return depth;
+}
+
+/// Error bound of Kahan's (and Neumaier's) compensated float sum of @p n values:
+/// (2u + 4 n u^2) sum|x| (Higham, section 4.3, with the O(n u^2) term's constant made explicit).
+inline double kahan_tolerance(int64_t n, double sum_abs) {
+  const double u = tutorial::kFloatUnitRoundoff;
+  return (2 * u + 4 * static_cast<double>(n) * u * u) * sum_abs;
+}
 
 }  // namespace chapter01

@@ -88,9 +88,9 @@ Report run_lesson(const Options& opt) {
   const float kahan = chapter01::sum_float_kahan(floats);
   report.checks.push_back(
       check_close("float pairwise", pairwise, float_reference,
-                  sum_tolerance(pairwise_depth(n, chapter01::kPairwiseLeaf), sum_abs)));
+                  sum_tolerance(chapter01::pairwise_depth(n, chapter01::kPairwiseLeaf), sum_abs)));
   report.checks.push_back(
-      check_close("float Kahan", kahan, float_reference, kahan_tolerance(n, sum_abs)));
+      check_close("float Kahan", kahan, float_reference, chapter01::kahan_tolerance(n, sum_abs)));
   for (const auto& [name, value] :
        {std::pair{"serial", serial}, std::pair{"pairwise", pairwise}, std::pair{"Kahan", kahan}}) {
     const double error = value - float_reference;

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "cub_sum.cuh"
+#include "reduction_input.cuh"
 #include "tutorial/harness/chapter_main.hpp"
-#include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/reference.hpp"
 #include "tutorial/harness/steps.cuh"
-#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 

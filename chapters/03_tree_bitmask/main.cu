@@ -14,15 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "02_single_block_sum/cub_sum.cuh"
+#include "02_single_block_sum/reduction_input.cuh"
 #include "reduce_in_passes.cuh"
 #include "tutorial/explain/explain_block_sum.cuh"
 #include "tutorial/harness/chapter_main.hpp"
-#include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
 #include "tutorial/harness/steps.cuh"
-#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 

@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "02_single_block_sum/cub_sum.cuh"
+#include "02_single_block_sum/reduction_input.cuh"
 #include "04_divergence_free/block_reduce.cuh"
 #include "sum_traits.cuh"
 #include "tutorial/harness/chapter_main.hpp"
@@ -29,7 +31,6 @@
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
 #include "tutorial/harness/steps.cuh"
-#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 

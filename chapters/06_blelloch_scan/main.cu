@@ -19,6 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "02_single_block_sum/reduction_input.cuh"
+#include "cub_scan.cuh"
+#include "host_pin.cuh"
 #include "scan_drivers.cuh"
 #include "scan_types.hpp"
 #include "tutorial/explain/explain.cuh"
@@ -26,9 +29,7 @@
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/random.hpp"
-#include "tutorial/harness/reference.hpp"
 #include "tutorial/harness/steps.cuh"
-#include "tutorial/vendor/cub_scan.cuh"
 
 namespace {
 

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "cublas_sgemm.cuh"
 #include "fp32_peak.cuh"
 #include "matmul.cuh"
 #include "register_tiled.cuh"
@@ -32,7 +33,6 @@
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
 #include "tutorial/harness/steps.cuh"
-#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace {
 

@@ -1,8 +1,9 @@
 /**
  * @file matmul.cuh
- * @brief What the matmul chapters (07, 09) share: the tile a block computes (block
- *        swizzling), the random problem, the checks of C against cuBLAS and against a
- *        double-precision CPU reference at sampled entries, and their steps (MatmulRun).
+ * @brief What the matmul chapters (07, 09) share: their options (matmul_spec), the tile a
+ *        block computes (block swizzling), the random problem, the checks of C against cuBLAS
+ *        and against a double-precision CPU reference at sampled entries, and their steps
+ *        (MatmulRun).
  *
  * Storage: every matrix is row-major; element (r, c) of an R x C matrix is at r * C + c.
  */
@@ -17,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "cublas_sgemm.cuh"
 #include "fp32_peak.cuh"
 #include "tutorial/harness/block_cycles.cuh"
 #include "tutorial/harness/device_buffer.cuh"
@@ -28,7 +30,6 @@
 #include "tutorial/harness/reference.hpp"
 #include "tutorial/harness/steps.cuh"
 #include "tutorial/harness/verify.hpp"
-#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace tutorial {
 
@@ -62,6 +63,16 @@ inline int64_t grid_blocks(int64_t tiles) {
   return tiles;
 }
 
+/// One entry of C = A * B in double precision; A is m x k, B is k x n, both row-major.
+inline double reference_matmul_entry(const std::vector<float>& a, const std::vector<float>& b,
+                                     int64_t n, int64_t k, int64_t row, int64_t col) {
+  double sum = 0;
+  for (int64_t i = 0; i < k; ++i) {
+    sum += static_cast<double>(a[row * k + i]) * static_cast<double>(b[i * n + col]);
+  }
+  return sum;
+}
+
 /// sum_p |a(row, p)| |b(p, col)| in double: the scale of the bound for one entry of C.
 inline double reference_matmul_abs_entry(const std::vector<float>& a, const std::vector<float>& b,
                                          int64_t n, int64_t k, int64_t row, int64_t col) {
@@ -70,6 +81,16 @@ inline double reference_matmul_abs_entry(const std::vector<float>& a, const std:
     sum += std::fabs(double(a[row * k + p])) * std::fabs(double(b[p * n + col]));
   }
   return sum;
+}
+
+/// The options of a matrix chapter: --m --n --k, each @p size by default, and @p reps runs.
+inline OptionSpec matmul_spec(std::string program, int64_t size, int reps) {
+  OptionSpec spec;
+  spec.program = std::move(program);
+  spec.matmul = true;
+  spec.default_m = spec.default_n = spec.default_k = size;
+  spec.default_reps = reps;
+  return spec;
 }
 
 /// The inputs, their sizes, and the entries of C checked on the CPU.

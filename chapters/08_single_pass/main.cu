@@ -23,6 +23,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "02_single_block_sum/cub_sum.cuh"
+#include "02_single_block_sum/reduction_input.cuh"
+#include "06_blelloch_scan/cub_scan.cuh"
+#include "06_blelloch_scan/host_pin.cuh"
 #include "06_blelloch_scan/scan_types.hpp"
 #include "last_block_reduce.cuh"
 #include "lookback_scan.cuh"
@@ -32,8 +36,6 @@
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
 #include "tutorial/harness/steps.cuh"
-#include "tutorial/vendor/cub_scan.cuh"
-#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 
@@ -242,6 +244,7 @@ void run_reductions(const Options& opt, const DeviceFacts& device, Timer& timer,
 // float -> float within gamma(depth(i)) times each prefix.
 using chapter06::FloatScan;
 using chapter06::IntegerScan;
+using chapter06::reference_inclusive_scan;
 
 /// Our scans' depth bound (single_pass_depth); CUB's is estimated (cub_scan.cuh).
 template <typename Out>

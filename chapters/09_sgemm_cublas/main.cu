@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "07_tiled_matmul/cublas_sgemm.cuh"
 #include "07_tiled_matmul/fp32_peak.cuh"
 #include "07_tiled_matmul/matmul.cuh"
 #include "07_tiled_matmul/register_tiled.cuh"
@@ -27,7 +28,6 @@
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/measure.cuh"
 #include "tutorial/harness/steps.cuh"
-#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace {
 

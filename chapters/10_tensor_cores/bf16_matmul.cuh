@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "07_tiled_matmul/cublas_sgemm.cuh"
 #include "07_tiled_matmul/matmul.cuh"
 #include "sm_clock.hpp"
 #include "tutorial/harness/block_cycles.cuh"
@@ -29,7 +30,6 @@
 #include "tutorial/harness/report.hpp"
 #include "tutorial/harness/steps.cuh"
 #include "tutorial/harness/verify.hpp"
-#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace chapter10 {
 
@@ -204,24 +204,20 @@ class Bf16MatmulRun {
   }
 
   /**
-   * @brief tutorial::run_steps for this chapter: checks cuBLAS and then each of @p steps
-   *        (verify()), then times every step and cuBLAS in the same run (measure_step,
-   *        measure_vendor_step), with NVML reading the SM clock during each row's timed runs
+   * @brief tutorial::run_steps for this chapter, in its two halves: checks cuBLAS and then each
+   *        of @p steps (verify_steps with verify()), then times every step and cuBLAS in the same
+   *        run (time_steps), with NVML reading the SM clock during each row's timed runs
    *        (clock_notes()). cuBLAS's check is reported first: its C (the constructor's) is
-   *        the one every step's C is compared with.
+   *        the one every step's C is compared with. @pre every step can run here.
    */
   void run_steps(Report& report, Timer& timer, int reps, const std::vector<Step>& steps) {
-    const VendorStep cublas = cublas_step();
-    add_checks(report, verify(cublas.id, cublas.launch));
-    for (const Step& step : steps) {
-      add_checks(report, verify(step.id, [&] { step.launch(BlockCycleSlots{}); }));
-    }
-    for (const Step& step : steps) {
-      report.rows.push_back(
-          with_clock([&] { return tutorial::measure_step(timer, reps, flops(), step); }));
-    }
-    report.rows.push_back(
-        with_clock([&] { return tutorial::measure_vendor_step(timer, reps, flops(), cublas); }));
+    const auto check = [this](const std::string& id, const std::function<void()>& run) {
+      return verify(id, run);
+    };
+    tutorial::verify_steps(report, {}, {cublas_step()}, check);
+    tutorial::verify_steps(report, steps, {}, check);
+    tutorial::time_steps(report, timer, reps, flops(), steps, {cublas_step()},
+                         [this](auto&& measure) { return with_clock(measure); });
   }
 
   /// The SM clock of each row, two ways: the blocks' own cycles over the global timer in the
@@ -260,9 +256,6 @@ class Bf16MatmulRun {
     Row row = measure();
     clocks_.push_back({row.name, SmClockSampler::median(clock_.stop()), clock_.reasons()});
     return row;
-  }
-  static void add_checks(Report& report, std::vector<Check> checks) {
-    for (Check& check : checks) report.checks.push_back(std::move(check));
   }
   static std::string hex(unsigned long long value) {
     char text[24];

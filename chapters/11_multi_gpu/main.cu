@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "02_single_block_sum/reduction_input.cuh"
 #include "all_reduce.cuh"
 #include "gpus.cuh"
 #include "producer.cuh"

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "02_single_block_sum/cub_sum.cuh"
 #include "exercise.cuh"
 #include "tutorial/grading/exercise_gpu.cuh"
 #include "tutorial/harness/device_buffer.cuh"
 #include "tutorial/harness/random.hpp"
 #include "tutorial/harness/reference.hpp"
 #include "tutorial/harness/verify.hpp"
-#include "tutorial/vendor/cub_sum.cuh"
 
 namespace {
 

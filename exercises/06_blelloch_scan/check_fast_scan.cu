@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "06_blelloch_scan/cub_scan.cuh"
 #include "checks.hpp"
 #include "exercise.cuh"
 #include "tutorial/grading/exercise_gpu.cuh"
 #include "tutorial/harness/device_buffer.cuh"
 #include "tutorial/harness/random.hpp"
-#include "tutorial/vendor/cub_scan.cuh"
 
 namespace {
 

@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "06_blelloch_scan/scan_types.hpp"
 #include "checks.hpp"
 #include "exercise.cuh"
 #include "tutorial/grading/exercise_gpu.cuh"
 #include "tutorial/harness/device_buffer.cuh"
 #include "tutorial/harness/poison.hpp"
 #include "tutorial/harness/random.hpp"
-#include "tutorial/harness/reference.hpp"
 
 namespace {
 
@@ -28,7 +28,7 @@ void check_inclusive(const CheckRun& run) {
     exercise06::inclusive_scan_tile(d_in.data(), static_cast<int>(n), d_out.data());
     const std::vector<int64_t> got = d_out.to_host();
     const std::string what = "n = " + std::to_string(n);
-    expect_prefix_equal(got, reference_inclusive_scan(h_in), what);
+    expect_prefix_equal(got, chapter06::reference_inclusive_scan(h_in), what);
     for (int64_t i = n; i < kTile; ++i) {
       expect(got[i] == poison_value<int64_t>(),
              what + ": element [" + std::to_string(i) + "] past n was written");

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "07_tiled_matmul/cublas_sgemm.cuh"
 #include "checks.cuh"
 #include "exercise.cuh"
 #include "tutorial/grading/exercise_gpu.cuh"
 #include "tutorial/harness/verify.hpp"
-#include "tutorial/vendor/cublas_sgemm.cuh"
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "07_tiled_matmul/matmul.cuh"
+#include "tutorial/grading/exercise_gpu.cuh"
 #include "tutorial/grading/exercise_matmul.hpp"
 #include "tutorial/harness/device_buffer.cuh"
 #include "tutorial/harness/device_facts.cuh"

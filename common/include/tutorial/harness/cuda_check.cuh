@@ -16,8 +16,7 @@ namespace tutorial {
 /// Throws CudaError (exit 3) describing @p call if @p status is not cudaSuccess.
 inline void check_cuda(cudaError_t status, const char* call, const char* file, int line) {
   if (status != cudaSuccess) {
-    throw CudaError(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
-                    cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+    throw CudaError(call, file, line, cudaGetErrorName(status), cudaGetErrorString(status));
   }
 }
 

@@ -87,7 +87,7 @@ class DeviceBuffer {
     return host;
   }
   /// Copies the whole buffer into @p host, which holds size() elements: a vector reused for
-  /// every copy (page-locked by a HostPin, say) is neither reallocated nor zeroed again.
+  /// every copy (page-locked, say) is neither reallocated nor zeroed again.
   void copy_to(std::vector<T>& host) const {
     if (static_cast<int64_t>(host.size()) != count_)
       throw std::logic_error("copy_to: sizes differ");
@@ -107,36 +107,6 @@ class DeviceBuffer {
   }
   T* data_ = nullptr;
   int64_t count_ = 0;
-};
-
-/**
- * @brief Page-locks (pins) a host vector's memory while it lives, so that copies between it and
- *        the device run at the bus's full speed instead of through the driver's staging buffer.
- *
- * When the system will not lock that much memory, the vector stays pageable: copies are then
- * slower, not wrong.
- * @pre the vector is neither resized nor destroyed while the pin lives (declare it first).
- */
-class HostPin {
- public:
-  template <typename T>
-  explicit HostPin(std::vector<T>& host) {
-    if (host.empty()) return;
-    if (cudaHostRegister(host.data(), host.size() * sizeof(T), cudaHostRegisterDefault) ==
-        cudaSuccess) {
-      pinned_ = host.data();
-    } else {
-      (void)cudaGetLastError();  // not sticky: clear it and copy through pageable memory
-    }
-  }
-  HostPin(const HostPin&) = delete;
-  HostPin& operator=(const HostPin&) = delete;
-  ~HostPin() {
-    if (pinned_ != nullptr) cudaHostUnregister(pinned_);  // a failure here has nowhere to go
-  }
-
- private:
-  void* pinned_ = nullptr;
 };
 
 }  // namespace tutorial

@@ -35,6 +35,10 @@ struct UsageError : std::runtime_error {
 /// A failed CUDA call, with the call, file and line in the message (exit 3).
 struct CudaError : std::runtime_error {
   using std::runtime_error::runtime_error;
+  /// The failure of @p call at @p file:@p line, with the library's name and text for its status.
+  CudaError(const char* call, const char* file, int line, const char* name, const char* text)
+      : std::runtime_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) +
+                           ": " + name + " (" + text + ")") {}
 };
 
 /// No CUDA device could be used (exit 77).

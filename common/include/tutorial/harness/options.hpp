@@ -111,16 +111,6 @@ struct OptionSpec {
   std::vector<ExtraOption> extra;  ///< the chapter's own options, if any
 };
 
-/// The options of a matrix chapter: --m --n --k, each @p size by default, and @p reps runs.
-inline OptionSpec matmul_spec(std::string program, int64_t size, int reps) {
-  OptionSpec spec;
-  spec.program = std::move(program);
-  spec.matmul = true;
-  spec.default_m = spec.default_n = spec.default_k = size;
-  spec.default_reps = reps;
-  return spec;
-}
-
 /// The usage text for @p spec, printed by --help and after every usage error.
 inline std::string usage(const OptionSpec& spec) {
   std::string text = "usage: " + spec.program;

@@ -1,7 +1,8 @@
 /**
  * @file reference.hpp
- * @brief CPU references the GPU results are checked against. Written for clarity and for
- *        accuracy, not speed: each is independent of the GPU code it checks.
+ * @brief CPU references the GPU sums are checked against. Written for clarity and for
+ *        accuracy, not speed: each is independent of the GPU code it checks. (The scans' are
+ *        chapter 06's, in scan_types.hpp; the matrix product's is chapter 07's, in matmul.cuh.)
  */
 #pragma once
 
@@ -35,32 +36,6 @@ inline double reference_sum(const std::vector<float>& values) {
 inline double reference_sum_abs(const std::vector<float>& values) {
   double sum = 0;
   for (float v : values) sum += std::fabs(static_cast<double>(v));
-  return sum;
-}
-
-/// Inclusive prefix sum in 64 bits: out[i] = in[0] + ... + in[i].
-inline std::vector<int64_t> reference_inclusive_scan(const std::vector<int32_t>& in) {
-  std::vector<int64_t> out(in.size());
-  int64_t running = 0;
-  for (size_t i = 0; i < in.size(); ++i) out[i] = running += in[i];
-  return out;
-}
-
-/// Inclusive prefix sum of floats in double precision.
-inline std::vector<double> reference_inclusive_scan(const std::vector<float>& in) {
-  std::vector<double> out(in.size());
-  double running = 0;
-  for (size_t i = 0; i < in.size(); ++i) out[i] = running += in[i];
-  return out;
-}
-
-/// One entry of C = A * B in double precision; A is m x k, B is k x n, both row-major.
-inline double reference_matmul_entry(const std::vector<float>& a, const std::vector<float>& b,
-                                     int64_t n, int64_t k, int64_t row, int64_t col) {
-  double sum = 0;
-  for (int64_t i = 0; i < k; ++i) {
-    sum += static_cast<double>(a[row * k + i]) * static_cast<double>(b[i * n + col]);
-  }
   return sum;
 }
 

@@ -111,16 +111,14 @@ inline Row measure_vendor_step(Timer& timer, int reps, double work, const Vendor
 }
 
 /**
- * @brief The runner: verifies every step and every vendor call, then times them all in one run.
- * @param work   bytes moved (GB/s) or operations (GFLOP/s) of one run of any step.
+ * @brief The first half of run_steps: checks every step, then every vendor call, in order.
  * @param verify verify(id, run) runs the work once on a poisoned output (run() enqueues it)
  *               and returns the Check of the result, or a std::vector<Check> of several.
+ * @pre every step can run here (steps_that_run_here).
  */
 template <typename Verify>
-void run_steps(Report& report, Timer& timer, int reps, double work,
-               const std::vector<Step>& all_steps, const std::vector<VendorStep>& vendors,
-               Verify&& verify) {
-  const std::vector<Step> steps = steps_that_run_here(all_steps, timer.device(), report.notes);
+void verify_steps(Report& report, const std::vector<Step>& steps,
+                  const std::vector<VendorStep>& vendors, Verify&& verify) {
   const auto add_checks = [&](const std::string& id, const std::function<void()>& run) {
     auto checks = verify(id, run);
     if constexpr (std::is_same_v<decltype(checks), Check>) {
@@ -131,10 +129,39 @@ void run_steps(Report& report, Timer& timer, int reps, double work,
   };
   for (const Step& step : steps) add_checks(step.id, [&] { step.launch(BlockCycleSlots{}); });
   for (const VendorStep& vendor : vendors) add_checks(vendor.id, vendor.launch);
-  for (const Step& step : steps) report.rows.push_back(measure_step(timer, reps, work, step));
-  for (const VendorStep& vendor : vendors) {
-    report.rows.push_back(measure_vendor_step(timer, reps, work, vendor));
+}
+
+/**
+ * @brief The second half of run_steps: times every step, then every vendor call, in one run.
+ * @param work   bytes moved (GB/s) or operations (GFLOP/s) of one run of any step.
+ * @param around around(measure) returns the Row that measure() times: a chapter may read
+ *               something while each row is timed (chapter 10 samples the SM clock).
+ * @pre every step can run here (steps_that_run_here).
+ */
+template <typename Around>
+void time_steps(Report& report, Timer& timer, int reps, double work, const std::vector<Step>& steps,
+                const std::vector<VendorStep>& vendors, Around&& around) {
+  for (const Step& step : steps) {
+    report.rows.push_back(around([&] { return measure_step(timer, reps, work, step); }));
   }
+  for (const VendorStep& vendor : vendors) {
+    report.rows.push_back(around([&] { return measure_vendor_step(timer, reps, work, vendor); }));
+  }
+}
+
+/**
+ * @brief The runner: verifies every step and every vendor call, then times them all in one run.
+ *        A step that cannot run here is left out, with a note (steps_that_run_here).
+ * @param work   bytes moved (GB/s) or operations (GFLOP/s) of one run of any step.
+ * @param verify as verify_steps() takes it.
+ */
+template <typename Verify>
+void run_steps(Report& report, Timer& timer, int reps, double work,
+               const std::vector<Step>& all_steps, const std::vector<VendorStep>& vendors,
+               Verify&& verify) {
+  const std::vector<Step> steps = steps_that_run_here(all_steps, timer.device(), report.notes);
+  verify_steps(report, steps, vendors, verify);
+  time_steps(report, timer, reps, work, steps, vendors, [](auto&& measure) { return measure(); });
 }
 
 /// The step of @p steps with id @p id (a chapter's headline), or nullptr.

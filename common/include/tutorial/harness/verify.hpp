@@ -65,21 +65,6 @@ inline int64_t summation_depth(int64_t n, int64_t threads) {
   return serial + tree;
 }
 
-/// Depth of a recursive pairwise sum of @p n values whose leaves of up to @p leaf values are
-/// added serially: leaf - 1 additions in a leaf, then one per level of halving.
-inline int64_t pairwise_depth(int64_t n, int64_t leaf) {
-  int64_t depth = leaf - 1;
-  for (int64_t span = leaf; span < n; span *= 2) ++depth;
-  return depth;
-}
-
-/// Error bound of Kahan's (and Neumaier's) compensated float sum of @p n values:
-/// (2u + 4 n u^2) sum|x| (Higham, section 4.3, with the O(n u^2) term's constant made explicit).
-inline double kahan_tolerance(int64_t n, double sum_abs) {
-  const double u = kFloatUnitRoundoff;
-  return (2 * u + 4 * static_cast<double>(n) * u * u) * sum_abs;
-}
-
 /// Prints a double with enough digits to tell a float's rounding from a bug.
 inline std::string format_number(double value) {
   std::ostringstream out;
@@ -184,31 +169,5 @@ Check check_elements(std::string what, const std::vector<Got>& got, const std::v
   return check_from_tally(std::move(what), got, want, tally_elements(got, want, tolerance),
                           std::move(rule));
 }
-
-/// A scan of integers: every element exactly.
-template <typename Got>
-Check check_scan_exact(std::string what, const std::vector<Got>& got,
-                       const std::vector<int64_t>& want) {
-  return check_elements(
-      std::move(what), got, want, [](size_t) { return 0.0; }, "exact");
-}
-
-//! [float_check]
-/// A float scan: element i within gamma(depth(i)) * (|x_0| + ... + |x_i|) of the reference
-/// @p want, which for inputs that are all positive is that prefix itself; the rule also says
-/// how close the worst element came to its bound. depth(i) bounds the additions element i went
-/// through; depth.text() says how.
-template <typename Got, typename Depth>
-Check check_positive_scan(std::string what, const std::vector<Got>& got,
-                          const std::vector<double>& want, const Depth& depth) {
-  const auto tolerance = [&](size_t i) {
-    return sum_tolerance(depth(static_cast<int64_t>(i)), std::fabs(want[i]));
-  };
-  const ElementTally tally = tally_elements(got, want, tolerance);  // one pass finds the worst
-  return check_from_tally(std::move(what), got, want, tally,
-                          "|error| <= gamma(" + depth.text() + ") * prefix of |x|; worst " +
-                              format_number(100 * tally.worst) + "% of it");
-}
-//! [float_check]
 
 }  // namespace tutorial

@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
+#include "02_single_block_sum/reduction_input.cuh"
 #include "tutorial/explain/explain.cuh"
 #include "tutorial/harness/block_cycles.cuh"
-#include "tutorial/harness/gpu_report.cuh"
 
 namespace tutorial {
 

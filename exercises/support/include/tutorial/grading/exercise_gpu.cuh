@@ -42,6 +42,13 @@ int run_gpu_exercise(int argc, char** argv, const std::string& id, const std::st
   });
 }
 
+/// why_kernel_cannot_run for a checker: when @p kernel cannot run here, throws NoDeviceError
+/// with the reason (exit 77, the grader's SKIP), never a wrong result from an empty kernel.
+inline void require_compute_capability(const void* kernel, int needed, const std::string& what) {
+  const std::string why = why_kernel_cannot_run(kernel, needed, what, query_device());
+  if (!why.empty()) throw NoDeviceError(why + ": cannot run here");
+}
+
 /// One side of a timed comparison: a name, and a callable that enqueues the work.
 template <typename Launch>
 struct Timed {

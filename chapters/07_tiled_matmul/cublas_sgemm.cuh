@@ -1,7 +1,11 @@
 /**
- * @file cublas_sgemm.cuh
+ * @file chapters/07_tiled_matmul/cublas_sgemm.cuh
  * @brief The yardstick of the matmul chapters (07, 09): cublasSgemm in FP32 (TF32 off),
  *        called on the row-major matrices of the chapters.
+ *
+ * Chapters 09 and 10 and the matmul exercises' checkers include it from here, directly
+ * (#include "07_tiled_matmul/cublas_sgemm.cuh") or through matmul.cuh; a program that calls it
+ * links CUDA::cublas.
  */
 #pragma once
 
@@ -17,8 +21,7 @@ namespace tutorial {
 /// Throws CudaError (exit 3) describing @p call if @p status is not CUBLAS_STATUS_SUCCESS.
 inline void check_cublas(cublasStatus_t status, const char* call, const char* file, int line) {
   if (status != CUBLAS_STATUS_SUCCESS) {
-    throw CudaError(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
-                    cublasGetStatusName(status) + " (" + cublasGetStatusString(status) + ")");
+    throw CudaError(call, file, line, cublasGetStatusName(status), cublasGetStatusString(status));
   }
 }
 

@@ -1,8 +1,11 @@
 /**
- * @file cub_scan.cuh
+ * @file chapters/06_blelloch_scan/cub_scan.cuh
  * @brief The yardstick of the scan chapters (06, 08) and exercise 6.5:
  *        cub::DeviceScan::InclusiveSum or ExclusiveSum doing the same scan, with the same
  *        types, timed in the same run.
+ *
+ * Chapter 08 and exercise 6.5's checker include it from here
+ * (#include "06_blelloch_scan/cub_scan.cuh").
  */
 #pragma once
 
