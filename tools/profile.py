@@ -60,6 +60,7 @@ LABELS = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "ld bank confl",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "st bank confl",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "occupancy %",
+    "sm__cycles_active.min": "SM active cyc min",
     "sm__cycles_active.avg": "SM active cyc avg",
     "sm__cycles_active.max": "SM active cyc max",
     "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio": "stall barrier",

@@ -5,12 +5,12 @@
  *
  * Shows: the grid sized from the SM count and the occupancy, not from n; each thread walking
  * the input with the grid's stride (coalesced) against a contiguous chunk per thread (not);
- * 16-byte vector loads with several in flight; the three ways to combine block sums (atomics,
- * a second launch on the block sums, the CPU), all measured; integer sums in 64 bits, exact
- * and deterministic; float sums, whose atomics are not deterministic, with a deterministic
- * two-pass step next to them.
- * Leaves out: a single-pass deterministic float sum (the "last block" pattern) and anything
- * past the sum (scans: chapter 06).
+ * 16-byte vector loads with several in flight; one block per tile instead of the grid-stride
+ * loop, so that the block scheduler keeps every SM busy until the end; the three ways to combine
+ * block sums (atomics, a second launch on the block sums, the CPU), all measured; integer sums in
+ * 64 bits, exact and deterministic; float sums, whose atomics are not deterministic, with a
+ * deterministic two-pass step next to them. Leaves out: a single-pass deterministic float sum (the
+ * "last block" pattern) and anything past the sum (scans: chapter 06).
  */
 #include <algorithm>
 #include <cstdint>
@@ -142,6 +142,41 @@ __device__ void reduce_vectorized(const T* __restrict__ in, int64_t n, SumOf<T>*
 }
 //! [reduce_vectorized]
 
+/// Vectors one block of reduce_tile_per_block() adds: kVectorsInFlight per thread, 16 KiB of
+/// ints. Small, so that the last blocks to start are short: see the step's comment.
+constexpr int kTileVectors = kBlockThreads * kVectorsInFlight;
+
+//! [reduce_tile_per_block]
+/// No grid-stride loop: block b adds tile b of the input (kTileVectors vectors, each thread
+/// kVectorsInFlight of them, all loads issued first, each load coalesced across the block) and
+/// exits, and the grid has one block per tile. With the grid-stride loop every block's share is
+/// fixed at launch, and the SMs do not finish together: the last ones to finish set the time,
+/// while the others wait with nothing to read. Here the GPU's block scheduler hands the next tile
+/// to whichever SM has room, so every SM keeps reading until the last tiles. The price: a block
+/// start and one atomicAdd per 16 KiB, which the page measures.
+/// @pre run by every thread of blocks of kBlockThreads threads, one block per tile (at least
+/// one); @p in is 16-byte aligned; *out is 0 before the launch.
+template <typename T>
+__device__ void reduce_tile_per_block(const T* __restrict__ in, int64_t n, SumOf<T>* out) {
+  using Vector = typename SumTraits<T>::Vector;
+  const Vector* in4 = reinterpret_cast<const Vector*>(in);
+  const int64_t vectors = n / 4;
+  const int64_t first = int64_t{blockIdx.x} * kTileVectors + threadIdx.x;
+
+  Vector v[kVectorsInFlight];
+#pragma unroll
+  for (int j = 0; j < kVectorsInFlight; ++j) {
+    const int64_t i = first + j * kBlockThreads;  // the block reads its tile's 16 KiB in 4 sweeps
+    v[j] = i < vectors ? in4[i] : Vector{};       // the last tile may be short: zeros past n
+  }
+  SumOf<T> sum = 0;
+#pragma unroll
+  for (int j = 0; j < kVectorsInFlight; ++j) sum = add_vector(sum, v[j]);
+  if (blockIdx.x == 0 && threadIdx.x < n % 4) sum += in[4 * vectors + threadIdx.x];
+  finish_block<Combine::kAtomic>(sum, out);
+}
+//! [reduce_tile_per_block]
+
 /// One of the block bodies above as the harness launches it: in its kernel clocked_blocks,
 /// which records the block's cycles when asked (tutorial/harness/block_cycles.cuh).
 template <auto kBody>
@@ -161,11 +196,16 @@ __global__ void reduce_block_sums(const Acc* __restrict__ block_sums, int count,
 }
 //! [reduce_block_sums]
 
+/// The kernel of the tile step: one block per tile.
+template <typename T>
+constexpr auto tile_kernel = block_kernel<reduce_tile_per_block<T>>;
+
 //! [grid_size]
 /// The grid that fills the GPU once: as many blocks of @p kernel as fit on an SM at the same
 /// time (registers, shared memory and thread limits decide), times the SMs. More blocks would
-/// only wait for a free SM; fewer would leave some idle. Capped at one 4-int vector per
-/// thread, so that a small input does not start hundreds of blocks with nothing to add.
+/// wait for a free SM (the tile step puts that to use); fewer would leave some idle. Capped at one
+/// 4-int vector per thread, so that a small input does not start hundreds of blocks with nothing to
+/// add.
 template <typename Kernel>
 int grid_size(Kernel kernel, const DeviceFacts& device, int64_t n) {
   int blocks_per_sm = 0;
@@ -191,11 +231,13 @@ class GridSums {
       : d_in_(d_in),
         n_(n),
         grid_(grid_size(block_kernel<reduce_vectorized<Combine::kAtomic, T>>, device, n)),
+        tiles_(std::max<int64_t>(1, (n / 4 + kTileVectors - 1) / kTileVectors)),
         d_out_(1),
         d_block_sums_(grid_),
         h_block_sums_(grid_) {}
 
   int grid() const { return grid_; }
+  int64_t tiles() const { return tiles_; }
   Acc* result() const { return d_out_.data(); }
 
   /// A step of this type's table whose @p launch (a call of one of the functions below) clocks
@@ -211,12 +253,25 @@ class GridSums {
             std::move(launch),
             std::move(baseline)};
   }
+  /// The step of tile_per_block(), whose grid is tiles() blocks, not grid().
+  Step tile_step(std::string id, std::string teaches) {
+    Step tiled = step(std::move(id), std::move(teaches), tile_kernel<T>,
+                      [this](BlockCycleSlots slots) { tile_per_block(slots); });
+    tiled.blocks = tiles_;
+    return tiled;
+  }
 
   /// Zeroes the result (a memset: a tiny second operation), then one kernel with atomics.
   template <typename Kernel>
   void atomic(Kernel kernel, BlockCycleSlots slots) {
     CUDA_CHECK(cudaMemsetAsync(d_out_.data(), 0, sizeof(Acc)));
     kernel<<<grid_, kBlockThreads>>>(slots, d_in_, n_, d_out_.data());
+  }
+  /// Zeroes the result, then one block per tile, each with one atomic.
+  void tile_per_block(BlockCycleSlots slots) {
+    CUDA_CHECK(cudaMemsetAsync(d_out_.data(), 0, sizeof(Acc)));
+    tile_kernel<T>
+        <<<static_cast<unsigned>(tiles_), kBlockThreads>>>(slots, d_in_, n_, d_out_.data());
   }
   /// Block sums to memory, then a second launch of one block adds them: deterministic.
   void two_pass(BlockCycleSlots slots) {
@@ -241,6 +296,7 @@ class GridSums {
   const T* d_in_;
   int64_t n_;
   int grid_;
+  int64_t tiles_;
   DeviceBuffer<Acc> d_out_;
   DeviceBuffer<Acc> d_block_sums_;
   std::vector<Acc> h_block_sums_;
@@ -292,7 +348,7 @@ FloatDepths float_depths(int64_t n, int grid) {
 
 const ChapterInfo kChapter{"05_atomic_grid",
                            "grid-stride loop, block shuffles, one atomicAdd per block",
-                           "reduce_vectorized + atomicAdd"};
+                           "reduce_tile_per_block + atomicAdd"};
 
 Report run_lesson(const Options& opt) {
   const DeviceFacts device = query_device();
@@ -337,6 +393,9 @@ Report run_lesson(const Options& opt) {
                 "the grid stride with 16-byte loads, " + std::to_string(kVectorsInFlight) +
                     " in flight per thread",
                 int_vectorized, [&](BlockCycleSlots s) { ints.atomic(int_vectorized, s); }),
+      ints.tile_step("reduce_tile_per_block + atomicAdd",
+                     "no grid-stride loop: one block per 16 KiB tile, as many blocks as tiles; "
+                     "the block scheduler keeps every SM reading to the end"),
       ints.step("reduce_vectorized + second launch",
                 "block sums to memory, added by a second launch of one block: deterministic",
                 ints.kPerBlockKernel, [&](BlockCycleSlots s) { ints.two_pass(s); }),
@@ -400,7 +459,9 @@ Report run_lesson(const Options& opt) {
       "grid: " + std::to_string(ints.grid()) + " blocks of " + std::to_string(kBlockThreads) +
       " threads (occupancy x " + std::to_string(device.sm_count) +
       " SMs, capped at one int4 per "
-      "thread), whatever n; int sums in 64 bits: n * 2^20 < 2^63 for any n below 2^43");
+      "thread), whatever n; reduce_tile_per_block: " +
+      std::to_string(ints.tiles()) + " blocks, one per tile of " + std::to_string(kTileVectors) +
+      " int4; int sums in 64 bits: n * 2^20 < 2^63 for any n below 2^43");
   report.notes.push_back("float depths: atomics " + std::to_string(depth.atomic) +
                          " = per-thread adds + log2(256) + one per block; two-pass " +
                          std::to_string(depth.two_pass) + "; CUB (an estimate) " +
