@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <set>
 #include <string>
 #include <utility>
@@ -57,7 +58,7 @@ __device__ void finish_block(Acc sum, Acc* out) {
   sum = block_reduce_sum<kBlockThreads>(sum);
   if (threadIdx.x == 0) {
     if constexpr (kCombine == Combine::kAtomic) {
-      atomic_add(out, sum);  // one atomic per block: a few hundred in all, not one per element
+      atomic_add(out, sum);  // one atomic per block, not one per element
     } else {
       out[blockIdx.x] = sum;
     }
@@ -142,18 +143,18 @@ __device__ void reduce_vectorized(const T* __restrict__ in, int64_t n, SumOf<T>*
 }
 //! [reduce_vectorized]
 
-/// Vectors one block of reduce_tile_per_block() adds: kVectorsInFlight per thread, 16 KiB of
-/// ints. Small, so that the last blocks to start are short: see the step's comment.
+/// Vectors one block of reduce_tile_per_block() adds: kVectorsInFlight per thread, the loads
+/// in flight of reduce_vectorized(), and no more (in a probe the page quotes, more vectors a
+/// thread were slower).
 constexpr int kTileVectors = kBlockThreads * kVectorsInFlight;
+static_assert(kTileVectors * 16 == 16 * 1024, "the step's text and the page say 16 KiB");
 
 //! [reduce_tile_per_block]
-/// No grid-stride loop: block b adds tile b of the input (kTileVectors vectors, each thread
-/// kVectorsInFlight of them, all loads issued first, each load coalesced across the block) and
-/// exits, and the grid has one block per tile. With the grid-stride loop every block's share is
-/// fixed at launch, and the SMs do not finish together: the last ones to finish set the time,
-/// while the others wait with nothing to read. Here the GPU's block scheduler hands the next tile
-/// to whichever SM has room, so every SM keeps reading until the last tiles. The price: a block
-/// start and one atomicAdd per 16 KiB, which the page measures.
+/// No grid-stride loop: block b adds tile b (kTileVectors vectors) and exits; the grid has one
+/// block per tile. A grid-stride loop fixes each block's share at launch, and SMs that finish
+/// early wait idle for the last; here the block scheduler starts the next tile on whichever SM
+/// has room, so every SM reads until the end. The price: a block and an atomicAdd per 16 KiB.
+/// The n % 4 ints past the last whole vector are added by block 0's first threads, one each.
 /// @pre run by every thread of blocks of kBlockThreads threads, one block per tile (at least
 /// one); @p in is 16-byte aligned; *out is 0 before the launch.
 template <typename T>
@@ -166,8 +167,8 @@ __device__ void reduce_tile_per_block(const T* __restrict__ in, int64_t n, SumOf
   Vector v[kVectorsInFlight];
 #pragma unroll
   for (int j = 0; j < kVectorsInFlight; ++j) {
-    const int64_t i = first + j * kBlockThreads;  // the block reads its tile's 16 KiB in 4 sweeps
-    v[j] = i < vectors ? in4[i] : Vector{};       // the last tile may be short: zeros past n
+    const int64_t i = first + j * kBlockThreads;  // a coalesced 4 KiB sweep of the block per j,
+    v[j] = i < vectors ? in4[i] : Vector{};       // all 4 issued before any add; zeros past n
   }
   SumOf<T> sum = 0;
 #pragma unroll
@@ -269,6 +270,9 @@ class GridSums {
   }
   /// Zeroes the result, then one block per tile, each with one atomic.
   void tile_per_block(BlockCycleSlots slots) {
+    if (tiles_ > std::numeric_limits<int32_t>::max()) {  // gridDim.x's limit: n near 2^43
+      throw UsageError("n = " + std::to_string(n_) + " needs more than 2^31 - 1 tiles");
+    }
     CUDA_CHECK(cudaMemsetAsync(d_out_.data(), 0, sizeof(Acc)));
     tile_kernel<T>
         <<<static_cast<unsigned>(tiles_), kBlockThreads>>>(slots, d_in_, n_, d_out_.data());
