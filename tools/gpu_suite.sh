@@ -32,7 +32,9 @@
 # With --steps, only the named steps run after the build (the whole suite does not fit in one
 # 10-minute call of the device tool: on an H100, 2026-11-26, the README's build and commands
 # took about 200 s, sizes 510 s, checkers 510 s, sanitizers 80 s, profile and explain 240 s,
-# archs 300 s; calls in a row on a warm machine keep build/ and compile nothing again):
+# archs 300 s; calls in a row on a warm machine keep build/ and compile nothing again. On a
+# fresh machine, sizes for every chapter and its build do not fit one call: split it with
+# --only, e.g. "01 02 03 04 05" (150 s with its build), "06 07 08", "09 10 11" (240 s)):
 #   readme (the README's commands; without it, a plain build), sizes, checkers, sanitizers,
 #   flush, compare28, profile, explain, archs.
 # Logs go to build-suite/out; where $OUT is set (the device tool), they are also packed into
