@@ -1,6 +1,6 @@
 /**
  * @file exercises/05_atomic_grid/exercise.cuh
- * @brief The functions of exercises 5.1 to 5.3, shared by the learner's files and the checker.
+ * @brief The functions of exercises 5.1 to 5.4, shared by the learner's files and the checker.
  */
 #pragma once
 
@@ -45,5 +45,13 @@ ArgMax grid_argmax(const int32_t* d_in, int64_t n);
 /// @pre n >= 1; d_in is 16-byte aligned (as cudaMalloc returns it).
 void fast_float_sum(const float* d_in, int64_t n, float* d_sum);
 //! [exercise_5_3]
+
+//! [exercise_5_4]
+/// Exercise 5.4 (performance): the exact sum of the @p n signed bytes at @p d_in (each in
+/// [-128, 127]) into *@p d_sum. Only enqueues the work on the default stream (the checker
+/// times it): a cudaMemsetAsync may be part of it; no allocation, no copy, no synchronization.
+/// @pre n >= 1; d_in is 16-byte aligned (as cudaMalloc returns it).
+void byte_sum(const int8_t* d_in, int64_t n, long long* d_sum);
+//! [exercise_5_4]
 
 }  // namespace exercise05

@@ -76,12 +76,14 @@ __host__ __device__ inline uint64_t splitmix_value(uint64_t seed, uint64_t i) {
   return z ^ (z >> 31);
 }
 
-/// out[i] = random_ints(n, seed, lo, lo + span - 1)[i].
-__global__ inline void fill_random_ints_kernel(int32_t* out, int64_t n, uint64_t seed, int32_t lo,
-                                               uint64_t span) {
+/// out[i] = random_ints(n, seed, lo, lo + span - 1)[i], as an Int (int32_t, or int8_t for
+/// values in [-128, 127]).
+template <typename Int>
+__global__ void fill_random_ints_kernel(Int* out, int64_t n, uint64_t seed, int32_t lo,
+                                        uint64_t span) {
   for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += int64_t{gridDim.x} * blockDim.x) {
-    out[i] = static_cast<int32_t>(lo + static_cast<int64_t>(splitmix_value(seed, i) % span));
+    out[i] = static_cast<Int>(lo + static_cast<int64_t>(splitmix_value(seed, i) % span));
   }
 }
 
@@ -96,7 +98,9 @@ __global__ inline void fill_random_floats_kernel(float* out, int64_t n, uint64_t
 }
 
 /// Overwrites @p d_out with random_ints(@p n, @p seed, @p lo, @p hi), on the default stream.
-inline void fill_random_ints(int32_t* d_out, int64_t n, uint64_t seed, int32_t lo, int32_t hi) {
+/// @pre lo <= hi, both within the range of Int.
+template <typename Int>
+void fill_random_ints(Int* d_out, int64_t n, uint64_t seed, int32_t lo, int32_t hi) {
   const uint64_t span = static_cast<uint64_t>(int64_t{hi} - lo) + 1;
   fill_random_ints_kernel<<<1024, 256>>>(d_out, n, seed, lo, span);
   CUDA_CHECK(cudaGetLastError());
