@@ -1,0 +1,539 @@
+/**
+ * @file chapters/12_histogram/main.cu
+ * @brief Chapter 12: a histogram of 256 bins, the first step of a radix sort. One global atomic
+ *        per sample, then a histogram per block in shared memory, then warp aggregation for
+ *        skewed data, then 16-byte loads, each next to cub::DeviceHistogram::HistogramEven.
+ *
+ * Shows: why one global atomicAdd per sample collapses when the samples pile into a few bins
+ * (every atomic on one address is served one after another); a block-private histogram in
+ * shared memory, merged into the result with one global atomic per bin that is not empty;
+ * `__match_any_sync`, which finds the lanes of a warp that hold the same bin, so that one lane
+ * adds them all (the fix for skewed data, and what it costs on uniform data); 16-byte loads with
+ * several in flight per thread. Two inputs: 8-bit samples (an image's pixels: the sample is its
+ * bin) and 32-bit keys binned by one 8-bit digit (what each pass of chapter 13's radix sort
+ * counts); three distributions: uniform, skewed (one value) and hot (about 90% of the samples
+ * in 4 bins). Counts are exact for any n: the result is 64-bit, a block's shared counters are
+ * 32-bit and the grid is large enough that no block counts 2^32 samples. Leaves out: more
+ * than 256 bins, several digits in one pass (chapter 13's upfront histogram), per-warp
+ * histograms.
+ */
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_histogram.cuh>
+
+#include "tutorial/harness/chapter_main.hpp"
+#include "tutorial/harness/gpu_report.cuh"
+#include "tutorial/harness/host_threads.hpp"
+#include "tutorial/harness/measure.cuh"
+#include "tutorial/harness/random.hpp"
+#include "tutorial/harness/steps.cuh"
+
+namespace {
+
+using namespace tutorial;
+
+/// Threads per block: whole warps, so that every warp has 32 lanes for __match_any_sync.
+constexpr int kBlockThreads = 256;
+/// Bins of every histogram here: one per value of an 8-bit sample or digit.
+constexpr int kBins = 256;
+/// What a lane with no sample (past the end of the input) passes as its bin: it adds nothing.
+constexpr uint32_t kNoBin = kBins;
+/// 16-byte loads each thread keeps in flight, as chapter 05's vectorized sum.
+constexpr int kVectorsInFlight = 4;
+/// The most samples one block may count: its shared counters are 32-bit (grid_size()).
+constexpr int64_t kMaxBlockSamples = int64_t{1} << 31;
+
+static_assert(kBlockThreads % 32 == 0, "__match_any_sync needs every warp whole");
+
+/// A bin's count in the result: 64 bits, exact for any n a GPU can hold.
+using Count = unsigned long long;
+
+/// The bin of an 8-bit sample: the sample itself (@p shift is 0 for samples).
+__host__ __device__ inline uint32_t bin_of(uint8_t sample, int) {
+  return sample;
+}
+/// The bin of a 32-bit key: its 8-bit digit at bit @p shift (0, 8, 16 or 24).
+__host__ __device__ inline uint32_t bin_of(uint32_t key, int shift) {
+  return (key >> shift) & 0xFFu;
+}
+
+//! [histogram_global_atomics]
+/// One global atomicAdd per sample, with chapter 05's grid-stride loop. The adds to different
+/// bins run side by side in L2; the adds to one bin are served one after another. On uniform
+/// data 256 addresses share the load; when every sample is the same value, all of them queue
+/// on one address, and the time is the number of samples times one atomic's turn.
+/// @pre bins holds kBins zeros before the launch.
+template <typename T>
+__device__ void histogram_global_atomics(const T* __restrict__ in, int64_t n, int shift,
+                                         Count* bins) {
+  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
+  for (int64_t i = int64_t{blockIdx.x} * kBlockThreads + threadIdx.x; i < n; i += stride) {
+    atomicAdd(&bins[bin_of(in[i], shift)], Count{1});
+  }
+}
+//! [histogram_global_atomics]
+
+//! [block_histogram]
+/// The start and the end of every privatized step: the block's kBins counters in shared memory
+/// are zeroed, and at the end each one that is not zero goes to the result in one global
+/// atomicAdd: kBins atomics per block at most, whatever n is.
+__device__ void zero_block_histogram(uint32_t* counts) {
+  for (int b = threadIdx.x; b < kBins; b += kBlockThreads) counts[b] = 0;
+  __syncthreads();  // no thread adds before every counter is zero
+}
+__device__ void merge_block_histogram(const uint32_t* counts, Count* bins) {
+  __syncthreads();  // every add of the block is in before a counter is read
+  for (int b = threadIdx.x; b < kBins; b += kBlockThreads) {
+    if (counts[b] != 0) atomicAdd(&bins[b], Count{counts[b]});
+  }
+}
+//! [block_histogram]
+
+//! [histogram_shared_private]
+/// The same loop, but each sample goes into the block's own histogram in shared memory: a
+/// shared atomic costs a few cycles in the SM where a global one travels to L2, and only the
+/// blocks of one SM share its shared memory (none: each block has its own). Skewed data still
+/// serializes: the 32 lanes of a warp that add to one shared counter take 32 turns.
+/// @pre bins holds kBins zeros before the launch; a block counts fewer than 2^32 samples.
+template <typename T>
+__device__ void histogram_shared_private(const T* __restrict__ in, int64_t n, int shift,
+                                         Count* bins) {
+  __shared__ uint32_t counts[kBins];
+  zero_block_histogram(counts);
+  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
+  for (int64_t i = int64_t{blockIdx.x} * kBlockThreads + threadIdx.x; i < n; i += stride) {
+    atomicAdd(&counts[bin_of(in[i], shift)], 1u);
+  }
+  merge_block_histogram(counts, bins);
+}
+//! [histogram_shared_private]
+
+//! [add_warp_aggregated]
+/// One shared atomic per distinct bin of the warp, not one per lane: __match_any_sync gives each
+/// lane the mask of the lanes that hold the same value, the lowest of them (the leader) adds
+/// their number. 32 equal samples: one add of 32; 32 different ones: 32 adds of 1, and the match
+/// was extra work.
+/// @pre called by all 32 lanes of the warp together; a lane with no sample passes kNoBin.
+__device__ void add_warp_aggregated(uint32_t* counts, uint32_t bin) {
+  const unsigned peers = __match_any_sync(0xFFFFFFFFu, bin);
+  const int leader = __ffs(peers) - 1;
+  if (bin != kNoBin && int(threadIdx.x % 32) == leader) {
+    atomicAdd(&counts[bin], static_cast<uint32_t>(__popc(peers)));
+  }
+}
+//! [add_warp_aggregated]
+
+//! [histogram_warp_aggregated]
+/// The privatized step with warp aggregation. __match_any_sync needs the whole warp, so the warp
+/// walks the input together: its lanes read 32 consecutive samples per turn, and the lanes past
+/// n take part with kNoBin instead of leaving the loop early.
+/// @pre as histogram_shared_private().
+template <typename T>
+__device__ void histogram_warp_aggregated(const T* __restrict__ in, int64_t n, int shift,
+                                          Count* bins) {
+  __shared__ uint32_t counts[kBins];
+  zero_block_histogram(counts);
+  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
+  const int lane = threadIdx.x % 32;
+  const int64_t warp_first = int64_t{blockIdx.x} * kBlockThreads + (threadIdx.x - lane);
+  for (int64_t first = warp_first; first < n; first += stride) {  // the same turns for all lanes
+    const int64_t i = first + lane;
+    add_warp_aggregated(counts, i < n ? bin_of(in[i], shift) : kNoBin);
+  }
+  merge_block_histogram(counts, bins);
+}
+//! [histogram_warp_aggregated]
+
+/// How a sample goes into the block's histogram: a shared atomic per sample (as
+/// histogram_shared_private) or per distinct bin of the warp (as histogram_warp_aggregated).
+enum class SharedAdd { kPerSample, kWarpAggregated };
+
+/// Adds @p bin (kNoBin: nothing) to the block's histogram the way kAdd says.
+/// @pre for kWarpAggregated, called by all 32 lanes of the warp together.
+template <SharedAdd kAdd>
+__device__ void add_to_block(uint32_t* counts, uint32_t bin) {
+  if constexpr (kAdd == SharedAdd::kWarpAggregated) {
+    add_warp_aggregated(counts, bin);
+  } else if (bin != kNoBin) {
+    atomicAdd(&counts[bin], 1u);
+  }
+}
+
+/// Sample @p j of a 16-byte vector: byte j for 8-bit samples, word j for 32-bit keys.
+template <typename T>
+__device__ T sample_of(const uint4& v, int j) {
+  constexpr int kPerWord = 4 / sizeof(T);
+  const int w = j / kPerWord;
+  const uint32_t word = w == 0 ? v.x : w == 1 ? v.y : w == 2 ? v.z : v.w;
+  return static_cast<T>(word >> (8 * sizeof(T) * (j % kPerWord)));
+}
+
+//! [histogram_wide_loads]
+/// The privatized step with 16-byte loads: one load brings 16 samples (or 4 keys), a sixteenth
+/// (a quarter) of the load instructions, and each thread has kVectorsInFlight of them on their
+/// way before it adds any. The warp walks the vectors together (for kWarpAggregated); the n %
+/// (16 / sizeof(T)) samples past the last whole vector are added by the first warp of block 0.
+/// @pre as histogram_shared_private(); @p in is 16-byte aligned (cudaMalloc gives 256).
+template <SharedAdd kAdd, typename T>
+__device__ void histogram_wide_loads(const T* __restrict__ in, int64_t n, int shift, Count* bins) {
+  constexpr int kPerVector = 16 / sizeof(T);
+  __shared__ uint32_t counts[kBins];
+  zero_block_histogram(counts);
+  const uint4* in16 = reinterpret_cast<const uint4*>(in);
+  const int64_t vectors = n / kPerVector;
+  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
+  const int lane = threadIdx.x % 32;
+  const int64_t warp_first = int64_t{blockIdx.x} * kBlockThreads + (threadIdx.x - lane);
+  for (int64_t first = warp_first; first < vectors; first += kVectorsInFlight * stride) {
+    uint4 v[kVectorsInFlight];
+#pragma unroll
+    for (int k = 0; k < kVectorsInFlight; ++k) {  // all loads first; zeros past the end
+      const int64_t i = first + lane + k * stride;
+      v[k] = i < vectors ? in16[i] : uint4{};
+    }
+#pragma unroll
+    for (int k = 0; k < kVectorsInFlight; ++k) {
+      const bool here = first + lane + k * stride < vectors;
+#pragma unroll
+      for (int j = 0; j < kPerVector; ++j) {
+        add_to_block<kAdd>(counts, here ? bin_of(sample_of<T>(v[k], j), shift) : kNoBin);
+      }
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x < 32) {  // the tail: fewer than kPerVector samples
+    const int64_t i = kPerVector * vectors + lane;
+    add_to_block<kAdd>(counts, i < n ? bin_of(in[i], shift) : kNoBin);
+  }
+  merge_block_histogram(counts, bins);
+}
+//! [histogram_wide_loads]
+
+/// The kernel of each body above, as the harness launches it (block_cycles.cuh).
+template <auto kBody>
+constexpr auto block_kernel = clocked_kernel<kBody>;
+
+//! [grid_size]
+/// Chapter 05's grid: as many blocks of @p kernel as fit on the GPU at once, capped at one
+/// 16-byte vector per thread so that a small input does not start idle blocks, and raised, only
+/// for n past 2^31 times the resident blocks, so that no block counts 2^32 samples (its shared
+/// counters are 32-bit).
+template <typename T, typename Kernel>
+int grid_size(Kernel kernel, const DeviceFacts& device, int64_t n) {
+  int blocks_per_sm = 0;
+  CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kBlockThreads, 0));
+  const int64_t resident = int64_t{blocks_per_sm} * device.sm_count;
+  const int64_t per_block = kBlockThreads * int64_t{16 / sizeof(T)};
+  const int64_t useful = (n + per_block - 1) / per_block;
+  const int64_t exact = (n + kMaxBlockSamples - 1) / kMaxBlockSamples;
+  return static_cast<int>(std::max({int64_t{1}, std::min(resident, useful), exact}));
+}
+//! [grid_size]
+
+/// The distributions of the input (--dist).
+enum class Dist { kUniform, kSkewed, kHot };
+
+/// --dist's value, or a UsageError.
+Dist parse_dist(const std::string& text) {
+  if (text == "uniform") return Dist::kUniform;
+  if (text == "skewed") return Dist::kSkewed;
+  if (text == "hot") return Dist::kHot;
+  throw UsageError("bad --dist '" + text + "': expected uniform, skewed or hot");
+}
+
+/// --digit's value (0 to 3), or a UsageError.
+int parse_digit(const std::string& text) {
+  if (text.size() != 1 || text[0] < '0' || text[0] > '3') {
+    throw UsageError("bad --digit '" + text + "': expected 0, 1, 2 or 3");
+  }
+  return text[0] - '0';
+}
+
+//! [draw_bin]
+/// Where the samples fall: uniform over the 256 bins; skewed, all in one bin; hot, 9 in 10 in
+/// four bins and the rest uniform. The one bin and the four are drawn from the seed, so a
+/// kernel that counts into a fixed bin shows.
+class Distribution {
+ public:
+  Distribution(Dist dist, uint64_t seed) : dist_(dist) {
+    SplitMix64 rng(seed ^ 0x48495354u);  // its own stream, apart from the samples'
+    for (int h = 0; h < 4; ++h) {
+      bool fresh = false;
+      while (!fresh) {  // four different bins
+        hot_[h] = static_cast<uint8_t>(rng.next());
+        fresh = std::find(hot_, hot_ + h, hot_[h]) == hot_ + h;
+      }
+    }
+  }
+  /// The bin of a draw @p r: its byte at @p shift where the bin is uniform, and above bit 32
+  /// (which the samples and keys do not use) the choice between a hot bin and a uniform one.
+  uint8_t bin(uint64_t r, int shift) const {
+    const auto uniform = static_cast<uint8_t>(r >> shift);
+    switch (dist_) {
+      case Dist::kSkewed:
+        return hot_[0];
+      case Dist::kHot:
+        return (r >> 32) % 10 == 0 ? uniform : hot_[(r >> 40) % 4];
+      default:
+        return uniform;
+    }
+  }
+  std::string describe() const {
+    const std::string one = std::to_string(hot_[0]);
+    switch (dist_) {
+      case Dist::kSkewed:
+        return "skewed (every bin " + one + ")";
+      case Dist::kHot:
+        return "hot (about 90% in bins " + one + ", " + std::to_string(hot_[1]) + ", " +
+               std::to_string(hot_[2]) + ", " + std::to_string(hot_[3]) + "; the rest uniform)";
+      default:
+        return "uniform";
+    }
+  }
+
+ private:
+  Dist dist_;
+  uint8_t hot_[4] = {};
+};
+//! [draw_bin]
+
+/// @p n samples of @p T: random bits, with the 8 bits at @p shift replaced by the drawn bin. An
+/// 8-bit sample (shift 0) is its bin; a key's other three digits stay uniform whatever the
+/// distribution, so a kernel that reads the wrong digit fails on every distribution.
+template <typename T>
+std::vector<T> make_input(int64_t n, uint64_t seed, const Distribution& dist, int shift) {
+  std::vector<T> values(static_cast<size_t>(n));
+  fill_random(values, seed, [&](SplitMix64& rng) {
+    const uint64_t r = rng.next();
+    const uint32_t bin = dist.bin(r, shift);
+    return static_cast<T>((static_cast<uint32_t>(r) & ~(0xFFu << shift)) | (bin << shift));
+  });
+  return values;
+}
+
+/// The CPU reference: the 256 counts of the bins of @p values, in 64 bits, one partial
+/// histogram per host core added at the end. Its own digit arithmetic, not bin_of().
+template <typename T>
+std::vector<uint64_t> reference_histogram(const std::vector<T>& values, int shift) {
+  std::vector<std::vector<uint64_t>> partial(chunk_count(values.size()),
+                                             std::vector<uint64_t>(kBins, 0));
+  for_each_chunk(values.size(), [&](size_t chunk, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) ++partial[chunk][(uint64_t{values[i]} >> shift) % 256];
+  });
+  std::vector<uint64_t> total(kBins, 0);
+  for (const std::vector<uint64_t>& p : partial) {
+    for (int b = 0; b < kBins; ++b) total[b] += p[b];
+  }
+  return total;
+}
+
+//! [cub_histogram]
+/// The yardstick: cub::DeviceHistogram::HistogramEven, 256 even bins over [0, 256). An 8-bit
+/// sample is its own bin. For 32-bit keys CUB has no digit option, so it reads the keys through
+/// an iterator that returns the digit (the same 4 bytes a key read, one key per load). Its
+/// counters are 32-bit, its fastest kind, while every count fits (n < 2^32), and 64-bit past.
+template <typename Samples, typename Counter>
+class CubHistogram {
+ public:
+  CubHistogram(Samples d_samples, int64_t n) : d_samples_(d_samples), n_(n), d_bins_(kBins) {
+    size_t bytes = 0;
+    CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, d_samples_, d_bins_.data(),
+                                                   kBins + 1, 0, kBins, n_));
+    temp_ = DeviceBuffer<unsigned char>(static_cast<int64_t>(bytes));
+  }
+  void operator()() {
+    size_t bytes = temp_.bytes();
+    CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp_.data(), bytes, d_samples_, d_bins_.data(),
+                                                   kBins + 1, 0, kBins, n_));
+  }
+  void poison() { d_bins_.poison(); }
+  /// The counts, widened to 64 bits for the check.
+  std::vector<uint64_t> counts() const {
+    const std::vector<Counter> got = d_bins_.to_host();
+    return {got.begin(), got.end()};
+  }
+
+ private:
+  Samples d_samples_;
+  int64_t n_;
+  DeviceBuffer<Counter> d_bins_;
+  DeviceBuffer<unsigned char> temp_;
+};
+//! [cub_histogram]
+
+/// The digit of a key at bit shift, for CUB's iterator.
+struct DigitOf {
+  int shift;
+  __host__ __device__ uint8_t operator()(uint32_t key) const {
+    return static_cast<uint8_t>(bin_of(key, shift));
+  }
+};
+
+/// CUB on @p d_in as the table uses it: run it, poison its bins, read them back. Its counter
+/// type is chosen at run time from n (CubHistogram).
+struct CubYardstick {
+  std::function<void()> run, poison;
+  std::function<std::vector<uint64_t>()> counts;
+};
+template <typename Samples>
+CubYardstick cub_yardstick(Samples d_samples, int64_t n) {
+  const auto wrap = [](auto cub) {
+    return CubYardstick{[cub] { (*cub)(); }, [cub] { cub->poison(); },
+                        [cub] { return cub->counts(); }};
+  };
+  if (n < (int64_t{1} << 32)) {
+    return wrap(std::make_shared<CubHistogram<Samples, unsigned int>>(d_samples, n));
+  }
+  return wrap(std::make_shared<CubHistogram<Samples, unsigned long long>>(d_samples, n));
+}
+
+/// The samples @p d_in as CUB reads them: 8-bit samples directly, keys through DigitOf.
+inline const uint8_t* cub_samples(const uint8_t* d_in, int) {
+  return d_in;
+}
+inline auto cub_samples(const uint32_t* d_in, int shift) {
+  return thrust::make_transform_iterator(d_in, DigitOf{shift});
+}
+
+/// The launch of one step: the bins zeroed (a memset, part of the step's time), then one grid.
+template <typename T, typename Kernel>
+std::function<void(BlockCycleSlots)> histogram_launch(Kernel kernel, int grid, const T* d_in,
+                                                      int64_t n, int shift, Count* d_bins) {
+  return [=](BlockCycleSlots slots) {
+    CUDA_CHECK(cudaMemsetAsync(d_bins, 0, kBins * sizeof(Count)));
+    kernel<<<grid, kBlockThreads>>>(slots, d_in, n, shift, d_bins);
+  };
+}
+
+/**
+ * @brief One table: the input of @p T (8-bit samples or 32-bit keys) made, every step and CUB
+ *        checked against the CPU histogram on poisoned bins, then all timed in the same run.
+ * @param prefix the rows' prefix, "" for the 8-bit table, so that no two rows share a name; the
+ *               rows of a table with a prefix are compared with its own CUB row.
+ */
+template <typename T>
+void histogram_table(Report& report, Timer& timer, const Options& opt, const Distribution& dist,
+                     int shift, const std::string& prefix) {
+  const int64_t n = opt.n;
+  // The device buffer first: a size that cannot fit fails before the input is made.
+  DeviceBuffer<T> d_in(n);
+  const std::vector<uint64_t> reference = [&] {
+    const std::vector<T> h_in = make_input<T>(n, opt.seed, dist, shift);
+    d_in.copy_from(h_in);
+    return reference_histogram(h_in, shift);
+  }();  // the host copy is freed here: the next table needs the memory
+  DeviceBuffer<Count> d_bins(kBins);
+  const CubYardstick cub = cub_yardstick(cub_samples(d_in.data(), shift), n);
+  const std::string cub_id = prefix + "cub::DeviceHistogram::HistogramEven";
+  const std::string baseline = prefix.empty() ? "" : cub_id;
+
+  constexpr auto global_atomics = block_kernel<histogram_global_atomics<T>>;
+  constexpr auto shared_private = block_kernel<histogram_shared_private<T>>;
+  constexpr auto warp_aggregated = block_kernel<histogram_warp_aggregated<T>>;
+  constexpr auto wide = block_kernel<histogram_wide_loads<SharedAdd::kPerSample, T>>;
+  constexpr auto wide_aggregated =
+      block_kernel<histogram_wide_loads<SharedAdd::kWarpAggregated, T>>;
+  // One grid for every step, so that only the body changes from row to row.
+  const int grid = grid_size<T>(wide_aggregated, timer.device(), n);
+  const auto step = [&](const std::string& id, std::string teaches, auto kernel) {
+    return Step{prefix + id,
+                std::move(teaches),
+                reinterpret_cast<const void*>(kernel),
+                grid,
+                double(n),
+                histogram_launch(kernel, grid, d_in.data(), n, shift, d_bins.data()),
+                baseline};
+  };
+  const std::vector<Step> steps = {
+      step("histogram_global_atomics", "one global atomicAdd per sample, grid-stride loop",
+           global_atomics),
+      step("histogram_shared_private",
+           "a histogram per block in shared memory, one global atomic per bin at the end",
+           shared_private),
+      step("histogram_warp_aggregated",
+           "__match_any_sync: one shared atomic per distinct bin of a warp, not per lane",
+           warp_aggregated),
+      step("histogram_wide_loads",
+           "the per-block histogram with 16-byte loads, " + std::to_string(kVectorsInFlight) +
+               " in flight per thread",
+           wide),
+      step("histogram_wide_loads + match_any",
+           "the 16-byte loads with warp aggregation: each sample of a vector matched across the "
+           "warp",
+           wide_aggregated),
+  };
+
+  // Each step and CUB checked bin by bin, exactly, on poisoned bins; then all timed.
+  const size_t first_row = report.rows.size();
+  run_steps(report, timer, opt.reps, double(n) * sizeof(T), steps, {{cub_id, cub.run, baseline}},
+            [&](const std::string& id, auto run) {
+              std::vector<uint64_t> got;
+              if (id == cub_id) {
+                cub.poison();
+                run();
+                CUDA_CHECK(cudaGetLastError());
+                got = cub.counts();
+              } else {
+                d_bins.poison();
+                run();
+                CUDA_CHECK(cudaGetLastError());
+                const std::vector<Count> bins = d_bins.to_host();
+                got.assign(bins.begin(), bins.end());
+              }
+              return check_elements(
+                  "bins (" + id + ")", got, reference, [](size_t) { return 0.0; }, "exact");
+            });
+  for (size_t i = first_row; i < report.rows.size(); ++i) {
+    report.rows[i].ops_per_byte = 1.0 / sizeof(T);  // one bin increment per sample read
+  }
+  report.notes.push_back(
+      (prefix.empty() ? "uint8 samples" : "uint32 keys") + std::string(": grid ") +
+      std::to_string(grid) + " blocks of " + std::to_string(kBlockThreads) +
+      " threads for every step (occupancy x SMs, capped at one 16-byte vector per thread); "
+      "bytes per run: n x " +
+      std::to_string(sizeof(T)) + " read (the bins' writes are 2 KiB); CUB's counters " +
+      (n < (int64_t{1} << 32) ? "32" : "64") + "-bit");
+}
+
+const ChapterInfo kChapter{"12_histogram",
+                           "256-bin histograms: global atomics, shared-memory privatization, "
+                           "warp aggregation, wide loads",
+                           "histogram_wide_loads + match_any"};
+
+Report run_lesson(const Options& opt) {
+  // The chapter's options before the device: a bad one is a usage error on any machine.
+  const Dist dist_kind = parse_dist(opt.value("--dist"));
+  const int digit = parse_digit(opt.value("--digit"));
+  const DeviceFacts device = query_device();
+  Report report = start_report(kChapter, device, opt);
+  report.ops_per_byte = 1.0;  // the headline's table: one increment per 8-bit sample
+  report.op_name = "bin increment";
+  const Distribution dist(dist_kind, opt.seed);
+  report.problem = "n = " + std::to_string(opt.n) + " uint8 samples (" +
+                   format_bytes(double(opt.n)) + ") into 256 bins, then n uint32 keys (" +
+                   format_bytes(4.0 * double(opt.n)) + ") by digit " + std::to_string(digit) +
+                   " (bits " + std::to_string(8 * digit) + ".." + std::to_string(8 * digit + 7) +
+                   "); " + dist.describe() + ", seed " + std::to_string(opt.seed);
+
+  Timer timer(device);
+  histogram_table<uint8_t>(report, timer, opt, dist, 0, "");
+  histogram_table<uint32_t>(report, timer, opt, dist, 8 * digit, "u32 digit: ");
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  OptionSpec spec{kChapter.program(), int64_t{1} << 24};
+  spec.extra = {
+      {"--dist", "D", "where the samples fall: uniform, skewed (one value) or hot", "uniform"},
+      {"--digit", "D", "the 8-bit digit of the 32-bit keys that picks the bin, 0 to 3", "0"}};
+  return run_main(argc, argv, spec, run_lesson);
+}
