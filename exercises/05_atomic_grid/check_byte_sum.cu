@@ -15,8 +15,10 @@ namespace {
 
 using namespace tutorial;
 
-/// The share of CUB's speed the exercise asks for, at each size timed.
-constexpr double kShare = 0.9;  // to calibrate on the H100
+/// The share of CUB's speed the exercise asks for, at each size timed: 10% faster. On bytes into
+/// a long long CUB stays well short of the DRAM peak: on an H100 (2026-11-26) its sum of 2^28
+/// bytes read 2308 GB/s, the solution 2999 GB/s (1.29x CUB) and the given start 0.80x.
+constexpr double kShare = 1.1;
 
 /// The range of the random bytes: all of int8_t, so that a byte read as unsigned shows.
 constexpr int32_t kLo = -128, kHi = 127;
