@@ -1,21 +1,22 @@
 /**
  * @file chapters/12_histogram/main.cu
  * @brief Chapter 12: a histogram of 256 bins, the first step of a radix sort. One global atomic
- *        per sample, then a histogram per block in shared memory, then warp aggregation for
- *        skewed data, then 16-byte loads, each next to cub::DeviceHistogram::HistogramEven.
+ *        per sample, warp aggregation, a histogram per block in shared memory, 16-byte loads and
+ *        a copy of the histogram per lane, each next to cub::DeviceHistogram::HistogramEven.
  *
- * Shows: why one global atomicAdd per sample collapses when the samples pile into a few bins
- * (every atomic on one address is served one after another); a block-private histogram in
- * shared memory, merged into the result with one global atomic per bin that is not empty;
- * `__match_any_sync`, which finds the lanes of a warp that hold the same bin, so that one lane
- * adds them all (the fix for skewed data, and what it costs on uniform data); 16-byte loads with
- * several in flight per thread. Two inputs: 8-bit samples (an image's pixels: the sample is its
- * bin) and 32-bit keys binned by one 8-bit digit (what each pass of chapter 13's radix sort
- * counts); three distributions: uniform, skewed (one value) and hot (about 90% of the samples
- * in 4 bins). Counts are exact for any n: the result is 64-bit, a block's shared counters are
- * 32-bit and the grid is large enough that no block counts 2^32 samples. Leaves out: more
- * than 256 bins, several digits in one pass (chapter 13's upfront histogram), per-warp
- * histograms.
+ * Shows: why one global atomicAdd per sample is slow, and slower again when the samples pile
+ * into one bin (the adds to one address in L2 are served one after another); `__match_any_sync`,
+ * which finds the lanes of a warp that hold the same bin so that one lane adds them all, and
+ * where it pays (global atomics on skewed data) and where it does not (shared atomics, where
+ * the hardware already merges a warp's increments of one address); a block-private histogram in
+ * shared memory; 16-byte loads; bank conflicts between the lanes of a warp, removed by a copy of
+ * the histogram per lane. Two inputs: 8-bit samples (an image's pixels: the sample is its bin)
+ * and 32-bit keys binned by one 8-bit digit (what each pass of chapter 13's radix sort counts);
+ * three distributions: uniform, skewed (one value) and hot (about 90% of the samples in 4
+ * bins). Counts are exact for any n: the result is 64-bit, a block's shared counters are 32-bit
+ * and the grid is large enough that no block counts 2^31 samples. The bodies are in
+ * histogram.cuh. Leaves out: more than 256 bins, several digits in one pass (exercise 12.2,
+ * chapter 13's upfront histogram).
  */
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +29,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <cub/device/device_histogram.cuh>
 
+#include "12_histogram/histogram.cuh"
 #include "tutorial/harness/chapter_main.hpp"
 #include "tutorial/harness/gpu_report.cuh"
 #include "tutorial/harness/host_threads.hpp"
@@ -38,182 +40,10 @@
 namespace {
 
 using namespace tutorial;
+using namespace chapter12;
 
-/// Threads per block: whole warps, so that every warp has 32 lanes for __match_any_sync.
-constexpr int kBlockThreads = 256;
-/// Bins of every histogram here: one per value of an 8-bit sample or digit.
-constexpr int kBins = 256;
-/// What a lane with no sample (past the end of the input) passes as its bin: it adds nothing.
-constexpr uint32_t kNoBin = kBins;
-/// 16-byte loads each thread keeps in flight, as chapter 05's vectorized sum.
-constexpr int kVectorsInFlight = 4;
-/// The most samples one block may count: its shared counters are 32-bit (grid_size()).
-constexpr int64_t kMaxBlockSamples = int64_t{1} << 31;
-
-static_assert(kBlockThreads % 32 == 0, "__match_any_sync needs every warp whole");
-
-/// A bin's count in the result: 64 bits, exact for any n a GPU can hold.
-using Count = unsigned long long;
-
-/// The bin of an 8-bit sample: the sample itself (@p shift is 0 for samples).
-__host__ __device__ inline uint32_t bin_of(uint8_t sample, int) {
-  return sample;
-}
-/// The bin of a 32-bit key: its 8-bit digit at bit @p shift (0, 8, 16 or 24).
-__host__ __device__ inline uint32_t bin_of(uint32_t key, int shift) {
-  return (key >> shift) & 0xFFu;
-}
-
-//! [histogram_global_atomics]
-/// One global atomicAdd per sample, with chapter 05's grid-stride loop. The adds to different
-/// bins run side by side in L2; the adds to one bin are served one after another. On uniform
-/// data 256 addresses share the load; when every sample is the same value, all of them queue
-/// on one address, and the time is the number of samples times one atomic's turn.
-/// @pre bins holds kBins zeros before the launch.
-template <typename T>
-__device__ void histogram_global_atomics(const T* __restrict__ in, int64_t n, int shift,
-                                         Count* bins) {
-  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
-  for (int64_t i = int64_t{blockIdx.x} * kBlockThreads + threadIdx.x; i < n; i += stride) {
-    atomicAdd(&bins[bin_of(in[i], shift)], Count{1});
-  }
-}
-//! [histogram_global_atomics]
-
-//! [block_histogram]
-/// The start and the end of every privatized step: the block's kBins counters in shared memory
-/// are zeroed, and at the end each one that is not zero goes to the result in one global
-/// atomicAdd: kBins atomics per block at most, whatever n is.
-__device__ void zero_block_histogram(uint32_t* counts) {
-  for (int b = threadIdx.x; b < kBins; b += kBlockThreads) counts[b] = 0;
-  __syncthreads();  // no thread adds before every counter is zero
-}
-__device__ void merge_block_histogram(const uint32_t* counts, Count* bins) {
-  __syncthreads();  // every add of the block is in before a counter is read
-  for (int b = threadIdx.x; b < kBins; b += kBlockThreads) {
-    if (counts[b] != 0) atomicAdd(&bins[b], Count{counts[b]});
-  }
-}
-//! [block_histogram]
-
-//! [histogram_shared_private]
-/// The same loop, but each sample goes into the block's own histogram in shared memory: a
-/// shared atomic costs a few cycles in the SM where a global one travels to L2, and only the
-/// blocks of one SM share its shared memory (none: each block has its own). Skewed data still
-/// serializes: the 32 lanes of a warp that add to one shared counter take 32 turns.
-/// @pre bins holds kBins zeros before the launch; a block counts fewer than 2^32 samples.
-template <typename T>
-__device__ void histogram_shared_private(const T* __restrict__ in, int64_t n, int shift,
-                                         Count* bins) {
-  __shared__ uint32_t counts[kBins];
-  zero_block_histogram(counts);
-  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
-  for (int64_t i = int64_t{blockIdx.x} * kBlockThreads + threadIdx.x; i < n; i += stride) {
-    atomicAdd(&counts[bin_of(in[i], shift)], 1u);
-  }
-  merge_block_histogram(counts, bins);
-}
-//! [histogram_shared_private]
-
-//! [add_warp_aggregated]
-/// One shared atomic per distinct bin of the warp, not one per lane: __match_any_sync gives each
-/// lane the mask of the lanes that hold the same value, the lowest of them (the leader) adds
-/// their number. 32 equal samples: one add of 32; 32 different ones: 32 adds of 1, and the match
-/// was extra work.
-/// @pre called by all 32 lanes of the warp together; a lane with no sample passes kNoBin.
-__device__ void add_warp_aggregated(uint32_t* counts, uint32_t bin) {
-  const unsigned peers = __match_any_sync(0xFFFFFFFFu, bin);
-  const int leader = __ffs(peers) - 1;
-  if (bin != kNoBin && int(threadIdx.x % 32) == leader) {
-    atomicAdd(&counts[bin], static_cast<uint32_t>(__popc(peers)));
-  }
-}
-//! [add_warp_aggregated]
-
-//! [histogram_warp_aggregated]
-/// The privatized step with warp aggregation. __match_any_sync needs the whole warp, so the warp
-/// walks the input together: its lanes read 32 consecutive samples per turn, and the lanes past
-/// n take part with kNoBin instead of leaving the loop early.
-/// @pre as histogram_shared_private().
-template <typename T>
-__device__ void histogram_warp_aggregated(const T* __restrict__ in, int64_t n, int shift,
-                                          Count* bins) {
-  __shared__ uint32_t counts[kBins];
-  zero_block_histogram(counts);
-  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
-  const int lane = threadIdx.x % 32;
-  const int64_t warp_first = int64_t{blockIdx.x} * kBlockThreads + (threadIdx.x - lane);
-  for (int64_t first = warp_first; first < n; first += stride) {  // the same turns for all lanes
-    const int64_t i = first + lane;
-    add_warp_aggregated(counts, i < n ? bin_of(in[i], shift) : kNoBin);
-  }
-  merge_block_histogram(counts, bins);
-}
-//! [histogram_warp_aggregated]
-
-/// How a sample goes into the block's histogram: a shared atomic per sample (as
-/// histogram_shared_private) or per distinct bin of the warp (as histogram_warp_aggregated).
-enum class SharedAdd { kPerSample, kWarpAggregated };
-
-/// Adds @p bin (kNoBin: nothing) to the block's histogram the way kAdd says.
-/// @pre for kWarpAggregated, called by all 32 lanes of the warp together.
-template <SharedAdd kAdd>
-__device__ void add_to_block(uint32_t* counts, uint32_t bin) {
-  if constexpr (kAdd == SharedAdd::kWarpAggregated) {
-    add_warp_aggregated(counts, bin);
-  } else if (bin != kNoBin) {
-    atomicAdd(&counts[bin], 1u);
-  }
-}
-
-/// Sample @p j of a 16-byte vector: byte j for 8-bit samples, word j for 32-bit keys.
-template <typename T>
-__device__ T sample_of(const uint4& v, int j) {
-  constexpr int kPerWord = 4 / sizeof(T);
-  const int w = j / kPerWord;
-  const uint32_t word = w == 0 ? v.x : w == 1 ? v.y : w == 2 ? v.z : v.w;
-  return static_cast<T>(word >> (8 * sizeof(T) * (j % kPerWord)));
-}
-
-//! [histogram_wide_loads]
-/// The privatized step with 16-byte loads: one load brings 16 samples (or 4 keys), a sixteenth
-/// (a quarter) of the load instructions, and each thread has kVectorsInFlight of them on their
-/// way before it adds any. The warp walks the vectors together (for kWarpAggregated); the n %
-/// (16 / sizeof(T)) samples past the last whole vector are added by the first warp of block 0.
-/// @pre as histogram_shared_private(); @p in is 16-byte aligned (cudaMalloc gives 256).
-template <SharedAdd kAdd, typename T>
-__device__ void histogram_wide_loads(const T* __restrict__ in, int64_t n, int shift, Count* bins) {
-  constexpr int kPerVector = 16 / sizeof(T);
-  __shared__ uint32_t counts[kBins];
-  zero_block_histogram(counts);
-  const uint4* in16 = reinterpret_cast<const uint4*>(in);
-  const int64_t vectors = n / kPerVector;
-  const int64_t stride = int64_t{gridDim.x} * kBlockThreads;
-  const int lane = threadIdx.x % 32;
-  const int64_t warp_first = int64_t{blockIdx.x} * kBlockThreads + (threadIdx.x - lane);
-  for (int64_t first = warp_first; first < vectors; first += kVectorsInFlight * stride) {
-    uint4 v[kVectorsInFlight];
-#pragma unroll
-    for (int k = 0; k < kVectorsInFlight; ++k) {  // all loads first; zeros past the end
-      const int64_t i = first + lane + k * stride;
-      v[k] = i < vectors ? in16[i] : uint4{};
-    }
-#pragma unroll
-    for (int k = 0; k < kVectorsInFlight; ++k) {
-      const bool here = first + lane + k * stride < vectors;
-#pragma unroll
-      for (int j = 0; j < kPerVector; ++j) {
-        add_to_block<kAdd>(counts, here ? bin_of(sample_of<T>(v[k], j), shift) : kNoBin);
-      }
-    }
-  }
-  if (blockIdx.x == 0 && threadIdx.x < 32) {  // the tail: fewer than kPerVector samples
-    const int64_t i = kPerVector * vectors + lane;
-    add_to_block<kAdd>(counts, i < n ? bin_of(in[i], shift) : kNoBin);
-  }
-  merge_block_histogram(counts, bins);
-}
-//! [histogram_wide_loads]
+/// The most samples one block may count (grid_size()): its 32-bit shared counters hold them.
+constexpr int64_t kMaxBlockSamples = (int64_t{1} << 31) - 1;
 
 /// The kernel of each body above, as the harness launches it (block_cycles.cuh).
 template <auto kBody>
@@ -222,8 +52,8 @@ constexpr auto block_kernel = clocked_kernel<kBody>;
 //! [grid_size]
 /// Chapter 05's grid: as many blocks of @p kernel as fit on the GPU at once, capped at one
 /// 16-byte vector per thread so that a small input does not start idle blocks, and raised, only
-/// for n past 2^31 times the resident blocks, so that no block counts 2^32 samples (its shared
-/// counters are 32-bit).
+/// for n past 2^31 times the resident blocks, so that no block counts 2^31 samples or more (its
+/// shared counters are 32-bit; the merge of histogram_lane_private() adds 32 of them).
 template <typename T, typename Kernel>
 int grid_size(Kernel kernel, const DeviceFacts& device, int64_t n) {
   int blocks_per_sm = 0;
@@ -338,7 +168,7 @@ std::vector<uint64_t> reference_histogram(const std::vector<T>& values, int shif
 /// The yardstick: cub::DeviceHistogram::HistogramEven, 256 even bins over [0, 256). An 8-bit
 /// sample is its own bin. For 32-bit keys CUB has no digit option, so it reads the keys through
 /// an iterator that returns the digit (the same 4 bytes a key read, one key per load). Its
-/// counters are 32-bit, its fastest kind, while every count fits (n < 2^32), and 64-bit past.
+/// counters are 32-bit below kCub32BitLimit samples, 64-bit from there.
 template <typename Samples, typename Counter>
 class CubHistogram {
  public:
@@ -376,6 +206,10 @@ struct DigitOf {
   }
 };
 
+/// CUB's counters are 32-bit below this n, 64-bit from it: a 32-bit count then fits and cannot
+/// equal the poison of a 32-bit counter (0x7F7F7F7F), so a bin CUB never wrote shows.
+constexpr int64_t kCub32BitLimit = 0x7F7F7F7F;
+
 /// CUB on @p d_in as the table uses it: run it, poison its bins, read them back. Its counter
 /// type is chosen at run time from n (CubHistogram).
 struct CubYardstick {
@@ -388,7 +222,7 @@ CubYardstick cub_yardstick(Samples d_samples, int64_t n) {
     return CubYardstick{[cub] { (*cub)(); }, [cub] { cub->poison(); },
                         [cub] { return cub->counts(); }};
   };
-  if (n < (int64_t{1} << 32)) {
+  if (n < kCub32BitLimit) {
     return wrap(std::make_shared<CubHistogram<Samples, unsigned int>>(d_samples, n));
   }
   return wrap(std::make_shared<CubHistogram<Samples, unsigned long long>>(d_samples, n));
@@ -434,15 +268,11 @@ void histogram_table(Report& report, Timer& timer, const Options& opt, const Dis
   const std::string cub_id = prefix + "cub::DeviceHistogram::HistogramEven";
   const std::string baseline = prefix.empty() ? "" : cub_id;
 
-  constexpr auto global_atomics = block_kernel<histogram_global_atomics<T>>;
-  constexpr auto shared_private = block_kernel<histogram_shared_private<T>>;
-  constexpr auto warp_aggregated = block_kernel<histogram_warp_aggregated<T>>;
-  constexpr auto wide = block_kernel<histogram_wide_loads<SharedAdd::kPerSample, T>>;
-  constexpr auto wide_aggregated =
-      block_kernel<histogram_wide_loads<SharedAdd::kWarpAggregated, T>>;
-  // One grid for every step, so that only the body changes from row to row.
-  const int grid = grid_size<T>(wide_aggregated, timer.device(), n);
+  // Each step with its own grid: as many of its blocks as fit (grid_size()).
+  std::vector<int> grids;
   const auto step = [&](const std::string& id, std::string teaches, auto kernel) {
+    const int grid = grid_size<T>(kernel, timer.device(), n);
+    grids.push_back(grid);
     return Step{prefix + id,
                 std::move(teaches),
                 reinterpret_cast<const void*>(kernel),
@@ -453,21 +283,23 @@ void histogram_table(Report& report, Timer& timer, const Options& opt, const Dis
   };
   const std::vector<Step> steps = {
       step("histogram_global_atomics", "one global atomicAdd per sample, grid-stride loop",
-           global_atomics),
+           block_kernel<histogram_global_atomics<T>>),
+      step("histogram_global_aggregated",
+           "__match_any_sync: one global atomic per distinct bin of a warp, not per lane",
+           block_kernel<histogram_global_aggregated<T>>),
       step("histogram_shared_private",
            "a histogram per block in shared memory, one global atomic per bin at the end",
-           shared_private),
-      step("histogram_warp_aggregated",
-           "__match_any_sync: one shared atomic per distinct bin of a warp, not per lane",
-           warp_aggregated),
+           block_kernel<histogram_shared_private<T>>),
+      step("histogram_shared_aggregated",
+           "__match_any_sync in front of the shared atomics of the histogram per block",
+           block_kernel<histogram_shared_aggregated<T>>),
       step("histogram_wide_loads",
-           "the per-block histogram with 16-byte loads, " + std::to_string(kVectorsInFlight) +
+           "the histogram per block fed by 16-byte loads, " + std::to_string(kVectorsInFlight) +
                " in flight per thread",
-           wide),
-      step("histogram_wide_loads + match_any",
-           "the 16-byte loads with warp aggregation: each sample of a vector matched across the "
-           "warp",
-           wide_aggregated),
+           block_kernel<histogram_wide_loads<T>>),
+      step("histogram_lane_private",
+           "the 16-byte loads with a copy of the histogram per lane: no bank conflicts",
+           block_kernel<histogram_lane_private<T>>),
   };
 
   // Each step and CUB checked bin by bin, exactly, on poisoned bins; then all timed.
@@ -493,19 +325,20 @@ void histogram_table(Report& report, Timer& timer, const Options& opt, const Dis
   for (size_t i = first_row; i < report.rows.size(); ++i) {
     report.rows[i].ops_per_byte = 1.0 / sizeof(T);  // one bin increment per sample read
   }
+  std::string grid_list;
+  for (const int grid : grids) grid_list += (grid_list.empty() ? "" : ", ") + std::to_string(grid);
   report.notes.push_back(
-      (prefix.empty() ? "uint8 samples" : "uint32 keys") + std::string(": grid ") +
-      std::to_string(grid) + " blocks of " + std::to_string(kBlockThreads) +
-      " threads for every step (occupancy x SMs, capped at one 16-byte vector per thread); "
-      "bytes per run: n x " +
+      (prefix.empty() ? "uint8 samples" : "uint32 keys") + std::string(": grids of ") +
+      std::to_string(kBlockThreads) + " threads, step by step: " + grid_list +
+      " blocks (occupancy x SMs, capped at one 16-byte vector per thread); bytes per run: n x " +
       std::to_string(sizeof(T)) + " read (the bins' writes are 2 KiB); CUB's counters " +
-      (n < (int64_t{1} << 32) ? "32" : "64") + "-bit");
+      (n < kCub32BitLimit ? "32" : "64") + "-bit");
 }
 
 const ChapterInfo kChapter{"12_histogram",
-                           "256-bin histograms: global atomics, shared-memory privatization, "
-                           "warp aggregation, wide loads",
-                           "histogram_wide_loads + match_any"};
+                           "256-bin histograms: global atomics, warp aggregation, shared-memory "
+                           "privatization, wide loads, a copy per lane",
+                           "histogram_lane_private"};
 
 Report run_lesson(const Options& opt) {
   // The chapter's options before the device: a bad one is a usage error on any machine.
