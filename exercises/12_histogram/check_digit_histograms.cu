@@ -1,5 +1,5 @@
 // Checker of exercise 12.2: the four digit histograms of uniform keys and of keys all equal, at
-// awkward sizes, exact against a CPU reference; then the speed at 2^26 and 2^28 keys against
+// awkward sizes, exact against a CPU reference; then the speed at 2^24 and 2^26 keys against
 // four calls of cub::DeviceHistogram::HistogramEven (one per digit) in the same run.
 #include <climits>
 #include <cstdint>
@@ -21,8 +21,12 @@ namespace {
 
 using namespace tutorial;
 
-/// The share of the target's speed the exercise asks for, at each size timed.
-constexpr double kShare = 2.0;  // to calibrate on the H100
+/// The share of the target's speed the exercise asks for, at each size timed: 2.5 times as fast
+/// as the four calls. On an H100 (2026-11-26) one read with 16-byte loads and 4 x 256 shared
+/// counters was 3.12x the four calls at 2^26 keys, the given start 0.03x. (The sizes are 2^24
+/// and 2^26, not 2^28: every timed call makes its keys and their reference on the host, and at
+/// 2^28 keys that alone took the checker past the grader's 60 s.)
+constexpr double kShare = 2.5;
 
 constexpr int kDigits = 4;
 constexpr int kBins = 256;
@@ -125,7 +129,7 @@ void check_digit_histograms(const CheckRun& run) {
   if (run.small) return;
 
   // Each timed call counts fresh keys (seed 1220 + call), and its counts are checked.
-  for (const auto& size : {std::pair{int64_t{1} << 26, "2^26"}, {int64_t{1} << 28, "2^28"}}) {
+  for (const auto& size : {std::pair{int64_t{1} << 24, "2^24"}, {int64_t{1} << 26, "2^26"}}) {
     const int64_t n = size.first;
     DeviceBuffer<uint32_t> d_keys(n);
     DeviceBuffer<unsigned long long> d_counts(kDigits * kBins);
