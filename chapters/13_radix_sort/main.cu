@@ -198,7 +198,7 @@ class CubSort {
 const ChapterInfo kChapter{"13_radix_sort",
                            "radix sort of 32-bit keys: split by a bit, LSD with three kernels a "
                            "pass, the upfront histogram, Onesweep",
-                           "sort_onesweep"};
+                           "sort_onesweep + ballots + staged"};
 
 Report run_lesson(const Options& opt) {
   // The chapter's option before the device: a bad one is a usage error on any machine.
@@ -305,18 +305,32 @@ Report run_lesson(const Options& opt) {
                            d_starts.data() + p * kDigits, d_scanned.data(), keys.dst(p));
                      }
                    }});
-  steps.push_back({"sort_onesweep",
-                   "one kernel a pass: each tile ranks its keys and finds its digits' offsets "
-                   "by chapter 08's decoupled look-back, one digit a thread",
-                   reinterpret_cast<const void*>(kernel_of<onesweep_pass>), tiles, double(n),
-                   [&](BlockCycleSlots slots) {
-                     upfront();
-                     for (int p = 0; p < kPasses; ++p) {
-                       kernel_of<onesweep_pass><<<tile_grid, kThreads>>>(
-                           last(p, kPasses, slots), keys.src(p), n, p * kDigitBits,
-                           d_starts.data() + p * kDigits, onesweep.next_pass(), keys.dst(p));
-                     }
-                   }});
+  const auto onesweep_step = [&](const std::string& id, std::string teaches, auto kernel) {
+    return Step{id,
+                std::move(teaches),
+                reinterpret_cast<const void*>(kernel),
+                tiles,
+                double(n),
+                [&, kernel](BlockCycleSlots slots) {
+                  upfront();
+                  for (int p = 0; p < kPasses; ++p) {
+                    kernel<<<tile_grid, kThreads>>>(last(p, kPasses, slots), keys.src(p), n,
+                                                    p * kDigitBits, d_starts.data() + p * kDigits,
+                                                    onesweep.next_pass(), keys.dst(p));
+                  }
+                }};
+  };
+  steps.push_back(onesweep_step("sort_onesweep",
+                                "one kernel a pass: each tile ranks its keys and finds its digits' "
+                                "offsets by chapter 08's decoupled look-back, one digit a thread",
+                                kernel_of<onesweep_pass<Match::kMatchAny, Scatter::kDirect>>));
+  steps.push_back(onesweep_step("sort_onesweep + ballots",
+                                "the warp's peers from 8 ballots, one a bit, not __match_any_sync",
+                                kernel_of<onesweep_pass<Match::kBallots, Scatter::kDirect>>));
+  steps.push_back(onesweep_step("sort_onesweep + ballots + staged",
+                                "the tile's keys put in digit order in shared memory, then "
+                                "written out in that order",
+                                kernel_of<onesweep_pass<Match::kBallots, Scatter::kStaged>>));
   //! [steps]
 
   // Each step and CUB checked element by element after each poison; then all timed.

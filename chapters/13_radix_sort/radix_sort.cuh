@@ -133,6 +133,28 @@ __device__ inline void load_tile(const uint32_t* __restrict__ in, int64_t n, int
   }
 }
 
+/// How a warp finds the lanes of a round whose keys have its lane's digit.
+enum class Match {
+  kMatchAny,  ///< one __match_any_sync
+  kBallots,   ///< a __ballot_sync per bit of the digit, the lanes that agree on every bit
+};
+
+//! [peers_by_ballots]
+/// The lanes whose digit equals this lane's, from one ballot per bit: a lane is a peer when it
+/// agrees on every bit. Lanes past the end (kNoDigit) are left out of every valid lane's peers.
+/// @pre called by all 32 lanes of the warp.
+__device__ inline unsigned peers_by_ballots(uint32_t digit) {
+  unsigned peers = __ballot_sync(0xFFFFFFFFu, digit != kNoDigit);
+#pragma unroll
+  for (int b = 0; b < kDigitBits; ++b) {
+    const bool set = (digit >> b) & 1u;
+    const unsigned lanes_set = __ballot_sync(0xFFFFFFFFu, set);
+    peers &= set ? lanes_set : ~lanes_set;
+  }
+  return peers;
+}
+//! [peers_by_ballots]
+
 //! [warp_multisplit]
 /**
  * @brief Ranks a warp's keys stably among its own keys of the same digit (a warp-level
@@ -145,13 +167,15 @@ __device__ inline void load_tile(const uint32_t* __restrict__ in, int64_t n, int
  * block's scan) warps are in the order of the keys, so equal digits keep their order.
  * @pre called by all 32 lanes of the warp; @p counts hold zeros.
  */
-__device__ inline void warp_multisplit(TileKeys& keys, uint32_t* counts) {
+template <Match kMatch>
+__device__ void warp_multisplit(TileKeys& keys, uint32_t* counts) {
   const int lane = threadIdx.x % 32;
   const unsigned lower_lanes = (1u << lane) - 1;
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
     const uint32_t digit = keys.digit[r];
-    const unsigned peers = __match_any_sync(0xFFFFFFFFu, digit);
+    const unsigned peers =
+        kMatch == Match::kMatchAny ? __match_any_sync(0xFFFFFFFFu, digit) : peers_by_ballots(digit);
     const uint32_t before = digit != kNoDigit ? counts[digit] : 0;
     keys.rank[r] = before + __popc(peers & lower_lanes);
     __syncwarp();  // every lane has read its counter before the leader moves it on
@@ -160,6 +184,67 @@ __device__ inline void warp_multisplit(TileKeys& keys, uint32_t* counts) {
   }
 }
 //! [warp_multisplit]
+
+/// The exclusive sum of @p value over the block's kThreads threads, and their total in @p total
+/// (every thread): each warp scans with shuffles, then each thread adds the warps before it.
+/// @pre all kThreads threads call it together.
+template <typename T>
+__device__ T block_exclusive_sum(T value, T& total) {
+  __shared__ T warp_totals[kWarps];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  T inclusive = value;
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const T up = __shfl_up_sync(0xFFFFFFFFu, inclusive, offset);
+    if (lane >= offset) inclusive += up;
+  }
+  if (lane == 31) warp_totals[warp] = inclusive;
+  __syncthreads();  // every warp total is in
+  T before = 0;
+  total = 0;
+  for (int w = 0; w < kWarps; ++w) {
+    if (w < warp) before += warp_totals[w];
+    total += warp_totals[w];
+  }
+  __syncthreads();  // every thread has read the totals before the next call writes them
+  return before + inclusive - value;
+}
+
+//! [stage_and_write]
+/**
+ * @brief The staged scatter: thread d finds where the tile's keys of digit d start within the
+ *        tile (an exclusive sum of the tile's counts over the digits), every key is written to
+ *        its place in shared memory, so that the tile's keys lie in digit order, and then the
+ *        block writes them out in that order: consecutive threads write consecutive keys, which
+ *        go to consecutive places in the output wherever they share a digit.
+ * @pre called by all kThreads threads, thread d with @p count_of_d, after the warp offsets
+ *      and @p base are written; @p valid is the tile's keys (kTileKeys but in the last tile).
+ */
+__device__ inline void stage_and_write(const TileKeys& keys,
+                                       const uint32_t (&warp_offsets)[kWarps][kDigits],
+                                       const int64_t* base, uint32_t count_of_d, int64_t valid,
+                                       int shift, uint32_t* __restrict__ out) {
+  __shared__ uint32_t staged[kTileKeys];
+  __shared__ uint32_t tile_start[kDigits];
+  uint32_t total;
+  tile_start[threadIdx.x] = block_exclusive_sum(count_of_d, total);  // syncs the block
+  __syncthreads();  // every start, warp offset and base is written before any key is placed
+  const int warp = threadIdx.x / 32;
+#pragma unroll
+  for (int r = 0; r < kRounds; ++r) {
+    const uint32_t digit = keys.digit[r];
+    if (digit != kNoDigit) {
+      staged[tile_start[digit] + warp_offsets[warp][digit] + keys.rank[r]] = keys.key[r];
+    }
+  }
+  __syncthreads();  // every key is staged before any is written out
+  const int keys_here = valid < kTileKeys ? static_cast<int>(valid) : kTileKeys;
+  for (int i = threadIdx.x; i < keys_here; i += kThreads) {
+    const uint32_t key = staged[i];
+    const uint32_t digit = digit_of(key, shift);
+    out[base[digit] + (i - tile_start[digit])] = key;
+  }
+}
+//! [stage_and_write]
 
 //! [rank_and_scatter]
 /**
@@ -172,7 +257,13 @@ __device__ inline void warp_multisplit(TileKeys& keys, uint32_t* counts) {
  * 64-bit position; Onesweep's looks back there.
  * @pre kThreads threads.
  */
-template <typename DigitBase>
+/// How a tile writes its ranked keys.
+enum class Scatter {
+  kDirect,  ///< every key straight to its place in the output
+  kStaged,  ///< first in digit order in shared memory, then out in that order
+};
+
+template <Match kMatch = Match::kMatchAny, Scatter kScatter = Scatter::kDirect, typename DigitBase>
 __device__ void rank_and_scatter(const uint32_t* __restrict__ in, int64_t n, int shift,
                                  int64_t tile, uint32_t* __restrict__ out, DigitBase digit_base) {
   __shared__ uint32_t warp_counts[kWarps][kDigits];
@@ -182,7 +273,7 @@ __device__ void rank_and_scatter(const uint32_t* __restrict__ in, int64_t n, int
   load_tile(in, n, shift, tile, keys);
   for (int d = lane; d < kDigits; d += 32) warp_counts[warp][d] = 0;  // the warp's own row
   __syncwarp();
-  warp_multisplit(keys, warp_counts[warp]);
+  warp_multisplit<kMatch>(keys, warp_counts[warp]);
   __syncthreads();  // every warp's counts are in
 
   // Thread d turns digit d's counts of the warps into where each warp's keys of d start in the
@@ -195,14 +286,17 @@ __device__ void rank_and_scatter(const uint32_t* __restrict__ in, int64_t n, int
     tile_count_of_d += c;
   }
   base[d] = digit_base(d, tile_count_of_d);
-  __syncthreads();  // every warp offset and base is written before the scatter reads them
-
+  if constexpr (kScatter == Scatter::kDirect) {
+    __syncthreads();  // every warp offset and base is written before the scatter reads them
 #pragma unroll
-  for (int r = 0; r < kRounds; ++r) {
-    const uint32_t digit = keys.digit[r];
-    if (digit != kNoDigit) {
-      out[base[digit] + warp_counts[warp][digit] + keys.rank[r]] = keys.key[r];
+    for (int r = 0; r < kRounds; ++r) {
+      const uint32_t digit = keys.digit[r];
+      if (digit != kNoDigit) {
+        out[base[digit] + warp_counts[warp][digit] + keys.rank[r]] = keys.key[r];
+      }
     }
+  } else {
+    stage_and_write(keys, warp_counts, base, tile_count_of_d, n - tile * kTileKeys, shift, out);
   }
 }
 //! [rank_and_scatter]
@@ -255,30 +349,6 @@ __device__ void upfront_histogram(const uint32_t* __restrict__ in, int64_t n,
   }
 }
 //! [upfront_histogram]
-
-/// The exclusive sum of @p value over the block's kThreads threads, and their total in @p total
-/// (every thread): each warp scans with shuffles, then each thread adds the warps before it.
-/// @pre all kThreads threads call it together.
-template <typename T>
-__device__ T block_exclusive_sum(T value, T& total) {
-  __shared__ T warp_totals[kWarps];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  T inclusive = value;
-  for (int offset = 1; offset < 32; offset *= 2) {
-    const T up = __shfl_up_sync(0xFFFFFFFFu, inclusive, offset);
-    if (lane >= offset) inclusive += up;
-  }
-  if (lane == 31) warp_totals[warp] = inclusive;
-  __syncthreads();  // every warp total is in
-  T before = 0;
-  total = 0;
-  for (int w = 0; w < kWarps; ++w) {
-    if (w < warp) before += warp_totals[w];
-    total += warp_totals[w];
-  }
-  __syncthreads();  // every thread has read the totals before the next call writes them
-  return before + inclusive - value;
-}
 
 //! [digit_starts]
 /// One block: for each pass p, where the keys of digit d start in the output, the exclusive
@@ -391,11 +461,12 @@ __device__ inline int64_t look_back_digit(const ScanState& state, int64_t tile, 
 /// the digit's start (upfront histogram) + that prefix + their rank in the tile. The keys are
 /// read once and written once a pass.
 /// @pre state.tiles = tile_count(n) blocks of kThreads; *state.next_tile is 0.
+template <Match kMatch, Scatter kScatter>
 __device__ void onesweep_pass(const uint32_t* __restrict__ in, int64_t n, int shift,
                               const int64_t* __restrict__ starts, ScanState state,
                               uint32_t* __restrict__ out) {
   const int64_t tile = chapter08::take_tile(state);
-  rank_and_scatter(in, n, shift, tile, out, [&](int d, uint32_t count) {
+  rank_and_scatter<kMatch, kScatter>(in, n, shift, tile, out, [&](int d, uint32_t count) {
     return starts[d] + look_back_digit(state, tile, d, count);
   });
 }
