@@ -27,7 +27,7 @@ constexpr int kDigits = 1 << kDigitBits;
 constexpr int kPasses = 32 / kDigitBits;
 /// Keys of a tile: a block's share of one pass. Each warp owns kWarpKeys consecutive keys of the
 /// tile and reads them in kRounds rounds of 32, lane l taking key l of each round.
-constexpr int kKeysPerThread = 16;
+constexpr int kKeysPerThread = 24;
 constexpr int kTileKeys = kThreads * kKeysPerThread;
 constexpr int kWarpKeys = kTileKeys / kWarps;
 constexpr int kRounds = kWarpKeys / 32;
