@@ -112,12 +112,18 @@ __device__ void tile_digit_counts(const uint32_t* __restrict__ in, int64_t n, in
 //! [tile_digit_counts]
 
 /// A tile's keys as its warps rank them: key r of a lane is the tile's key warp * kWarpKeys +
-/// r * 32 + lane, with its digit (kNoDigit past the end) and, once ranked, its place among the
-/// tile's keys of the same digit.
+/// r * 32 + lane and, once ranked, its place among the tile's keys of the same digit. The digit
+/// is worked out again where it is needed, not kept: 24 registers fewer a thread.
 struct TileKeys {
   uint32_t key[kRounds];
-  uint32_t digit[kRounds];
   uint32_t rank[kRounds];
+  int shift;       ///< the digit's bit
+  int first;       ///< the lane's first key in the tile: warp * kWarpKeys + lane
+  int tile_valid;  ///< keys in the tile: kTileKeys but in the last tile
+  /// The digit of key r, kNoDigit past the end of the input.
+  __device__ uint32_t digit(int r) const {
+    return first + r * 32 < tile_valid ? digit_of(key[r], shift) : kNoDigit;
+  }
 };
 
 /// Loads tile @p tile's keys in TileKeys' order: each round, a warp reads 32 consecutive keys.
@@ -129,8 +135,11 @@ __device__ inline void load_tile(const uint32_t* __restrict__ in, int64_t n, int
   for (int r = 0; r < kRounds; ++r) {
     const int64_t i = first + r * 32;
     keys.key[r] = i < n ? in[i] : 0;
-    keys.digit[r] = i < n ? digit_of(keys.key[r], shift) : kNoDigit;
   }
+  keys.shift = shift;
+  keys.first = warp * kWarpKeys + lane;
+  const int64_t left = n - tile * kTileKeys;
+  keys.tile_valid = left < kTileKeys ? static_cast<int>(left) : kTileKeys;
 }
 
 /// How a warp finds the lanes of a round whose keys have its lane's digit.
@@ -173,7 +182,7 @@ __device__ void warp_multisplit(TileKeys& keys, uint32_t* counts) {
   const unsigned lower_lanes = (1u << lane) - 1;
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
-    const uint32_t digit = keys.digit[r];
+    const uint32_t digit = keys.digit(r);
     const unsigned peers =
         kMatch == Match::kMatchAny ? __match_any_sync(0xFFFFFFFFu, digit) : peers_by_ballots(digit);
     const uint32_t before = digit != kNoDigit ? counts[digit] : 0;
@@ -231,7 +240,7 @@ __device__ inline void stage_and_write(const TileKeys& keys,
   const int warp = threadIdx.x / 32;
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
-    const uint32_t digit = keys.digit[r];
+    const uint32_t digit = keys.digit(r);
     if (digit != kNoDigit) {
       staged[tile_start[digit] + warp_offsets[warp][digit] + keys.rank[r]] = keys.key[r];
     }
@@ -290,7 +299,7 @@ __device__ void rank_and_scatter(const uint32_t* __restrict__ in, int64_t n, int
     __syncthreads();  // every warp offset and base is written before the scatter reads them
 #pragma unroll
     for (int r = 0; r < kRounds; ++r) {
-      const uint32_t digit = keys.digit[r];
+      const uint32_t digit = keys.digit(r);
       if (digit != kNoDigit) {
         out[base[digit] + warp_counts[warp][digit] + keys.rank[r]] = keys.key[r];
       }
