@@ -23,7 +23,8 @@ namespace {
 using namespace tutorial;
 
 /// The share of the target's speed the exercise asks for, at each size timed: twice as fast as
-/// the full sort and the read. A first guess, to calibrate on the H100.
+/// the full sort and the read. On an H100 (2026-11-26) the solution was 3.37x the target at 2^24
+/// keys and 3.73x at 2^26, the given start 0.014x at 2^24.
 constexpr double kShare = 2.0;
 
 /**
