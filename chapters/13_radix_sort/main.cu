@@ -8,13 +8,14 @@
  * a pass of an 8-bit digit as chapter 12's histogram per tile, a scan of the counts (chapter
  * 08's single-pass scan) and a stable scatter in which each warp ranks its keys with
  * `__match_any_sync` (a warp-level multisplit); counting all four digits in one read before the
- * passes, so that a pass scans each digit's counts apart; and Onesweep, one kernel a pass, in
- * which each tile finds where its keys of each digit go by looking back at the tiles before it,
- * as chapter 08's scan does for one value. Every step and CUB are checked element by element
- * against a sort of the input on the host, each after both poisons.
+ * passes, so that a pass scans each digit's counts apart; Onesweep, one kernel a pass, in which
+ * each tile finds where its keys of each digit go by looking back at the tiles before it, as
+ * chapter 08's scan does for one value; the peers from ballots; the tile staged in shared
+ * memory in digit order, so that the writes are coalesced; and the tile's digits counted and
+ * published before its keys are ranked (early counts). Every step and CUB are checked element
+ * by element against a sort of the input on the host, each after both poisons.
  * Leaves out (later steps of the chapter): pairs (and with them a test of stability, which
- * equal keys cannot show), 64-bit keys, signed keys and floats; a scatter staged in shared
- * memory for coalesced writes.
+ * equal keys cannot show) and 64-bit keys. Signed keys and floats are exercise 13.2.
  */
 #include <algorithm>
 #include <cstdint>
@@ -197,8 +198,8 @@ class CubSort {
 
 const ChapterInfo kChapter{"13_radix_sort",
                            "radix sort of 32-bit keys: split by a bit, LSD with three kernels a "
-                           "pass, the upfront histogram, Onesweep",
-                           "sort_onesweep + ballots + staged"};
+                           "pass, the upfront histogram, Onesweep, early counts",
+                           "sort_onesweep_early_counts"};
 
 Report run_lesson(const Options& opt) {
   // The chapter's option before the device: a bad one is a usage error on any machine.
@@ -331,6 +332,14 @@ Report run_lesson(const Options& opt) {
                                 "the tile's keys put in digit order in shared memory, then "
                                 "written out in that order",
                                 kernel_of<onesweep_pass<Match::kBallots, Scatter::kStaged>>));
+  steps.push_back(onesweep_step("sort_onesweep_early_counts",
+                                "the tile's digits counted and published before its keys are "
+                                "ranked; each key ranked straight to its place in the tile",
+                                kernel_of<onesweep_early_counts_pass<Match::kBallots>>));
+  steps.push_back(onesweep_step("sort_onesweep_early_counts + match_any",
+                                "the same with __match_any_sync for the peers: its cost grows "
+                                "with the distinct digits of a warp",
+                                kernel_of<onesweep_early_counts_pass<Match::kMatchAny>>));
   //! [steps]
 
   // Each step and CUB checked element by element after each poison; then all timed.

@@ -1,12 +1,13 @@
 /**
  * @file chapters/13_radix_sort/radix_sort.cuh
  * @brief The kernels of chapter 13: 32-bit keys sorted ascending, first one bit a pass with a
- *        scan, then 8-bit digits four passes long, from three kernels a pass to Onesweep.
+ *        scan, then 8-bit digits four passes long, from three kernels a pass to Onesweep with
+ *        early counts.
  *
  * Every body here is a `__device__` function that main.cu wraps in the harness's clocked kernel.
  * The scans come from chapter 08 (lookback_scan.cuh, tile_status.cuh); the digit counting is
- * chapter 12's histogram per block, one tile at a time. Keys only: pairs, 64-bit keys, signed
- * keys and floats come in a later step of the chapter.
+ * chapter 12's histogram per block, one tile at a time. Keys only: pairs and 64-bit keys come in
+ * a later step of the chapter; signed keys and floats are exercise 13.2.
  */
 #pragma once
 
@@ -126,19 +127,30 @@ struct TileKeys {
   }
 };
 
-/// Loads tile @p tile's keys in TileKeys' order: each round, a warp reads 32 consecutive keys.
+/// What the places past the end of the input in the last tile hold: the largest key, whose
+/// digits are all the largest digit, so that a stable rank puts them after every key of the
+/// tile (step 5 counts and ranks them, and never writes them; steps 2 to 4 skip them).
+constexpr uint32_t kPadKey = 0xFFFFFFFFu;
+
+/// Loads tile @p tile's keys in TileKeys' order: each round, a warp reads 32 consecutive keys;
+/// places past the end of the input get kPadKey.
 __device__ inline void load_tile(const uint32_t* __restrict__ in, int64_t n, int shift,
                                  int64_t tile, TileKeys& keys) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t first = tile * kTileKeys + int64_t{warp} * kWarpKeys + lane;
+  const int64_t left = n - tile * kTileKeys;
+  if (left >= kTileKeys) {  // every tile but the last: no test of the end per key
 #pragma unroll
-  for (int r = 0; r < kRounds; ++r) {
-    const int64_t i = first + r * 32;
-    keys.key[r] = i < n ? in[i] : 0;
+    for (int r = 0; r < kRounds; ++r) keys.key[r] = in[first + r * 32];
+  } else {
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+      const int64_t i = first + r * 32;
+      keys.key[r] = i < n ? in[i] : kPadKey;
+    }
   }
   keys.shift = shift;
   keys.first = warp * kWarpKeys + lane;
-  const int64_t left = n - tile * kTileKeys;
   keys.tile_valid = left < kTileKeys ? static_cast<int>(left) : kTileKeys;
 }
 
@@ -150,17 +162,29 @@ enum class Match {
 
 //! [peers_by_ballots]
 /// The lanes whose digit equals this lane's, from one ballot per bit: a lane is a peer when it
-/// agrees on every bit. Lanes past the end (kNoDigit) are left out of every valid lane's peers.
-/// @pre called by all 32 lanes of the warp.
+/// agrees on every bit.
+/// @pre called by all 32 lanes of the warp, each with a digit (step 5 pads the last tile).
 __device__ inline unsigned peers_by_ballots(uint32_t digit) {
-  unsigned peers = __ballot_sync(0xFFFFFFFFu, digit != kNoDigit);
+  unsigned peers = 0xFFFFFFFFu;
 #pragma unroll
   for (int b = 0; b < kDigitBits; ++b) {
-    const bool set = (digit >> b) & 1u;
-    const unsigned lanes_set = __ballot_sync(0xFFFFFFFFu, set);
-    peers &= set ? lanes_set : ~lanes_set;
+    unsigned agree;  // the lanes whose bit b is this lane's
+    asm("{\n\t.reg .pred set;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 set, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
+        "@!set not.b32 %0, %0;\n\t}"
+        : "=r"(agree)
+        : "r"(digit), "r"(1u << b));
+    peers &= agree;
   }
   return peers;
+}
+
+/// peers_by_ballots() where lanes past the end hold kNoDigit (steps 2 to 4): they are left out
+/// of every valid lane's peers.
+__device__ inline unsigned valid_peers_by_ballots(uint32_t digit) {
+  return __ballot_sync(0xFFFFFFFFu, digit != kNoDigit) & peers_by_ballots(digit);
 }
 //! [peers_by_ballots]
 
@@ -183,8 +207,8 @@ __device__ void warp_multisplit(TileKeys& keys, uint32_t* counts) {
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
     const uint32_t digit = keys.digit(r);
-    const unsigned peers =
-        kMatch == Match::kMatchAny ? __match_any_sync(0xFFFFFFFFu, digit) : peers_by_ballots(digit);
+    const unsigned peers = kMatch == Match::kMatchAny ? __match_any_sync(0xFFFFFFFFu, digit)
+                                                      : valid_peers_by_ballots(digit);
     const uint32_t before = digit != kNoDigit ? counts[digit] : 0;
     keys.rank[r] = before + __popc(peers & lower_lanes);
     __syncwarp();  // every lane has read its counter before the leader moves it on
@@ -218,13 +242,31 @@ __device__ T block_exclusive_sum(T value, T& total) {
   return before + inclusive - value;
 }
 
+//! [write_staged]
+/// The write-out of a staged tile: the tile's keys lie in digit order in @p staged, and key i
+/// of it, of digit d, goes to @p out_less_tile[d] + i (where the tile's keys of d go in the
+/// output, less where they start in the tile). Consecutive threads write consecutive keys,
+/// which go to consecutive places wherever they share a digit.
+/// @pre @p keys_here keys staged (kTileKeys but in the last tile); all kThreads threads.
+__device__ inline void write_staged(const uint32_t* staged, const int64_t* out_less_tile,
+                                    int keys_here, int shift, uint32_t* __restrict__ out) {
+#pragma unroll
+  for (int k = 0; k < kKeysPerThread; ++k) {
+    const int i = k * kThreads + threadIdx.x;
+    if (i < keys_here) {
+      const uint32_t key = staged[i];
+      out[out_less_tile[digit_of(key, shift)] + i] = key;
+    }
+  }
+}
+//! [write_staged]
+
 //! [stage_and_write]
 /**
  * @brief The staged scatter: thread d finds where the tile's keys of digit d start within the
  *        tile (an exclusive sum of the tile's counts over the digits), every key is written to
  *        its place in shared memory, so that the tile's keys lie in digit order, and then the
- *        block writes them out in that order: consecutive threads write consecutive keys, which
- *        go to consecutive places in the output wherever they share a digit.
+ *        block writes them out in that order (write_staged()).
  * @pre called by all kThreads threads, thread d with @p count_of_d, after the warp offsets
  *      and @p base are written; @p valid is the tile's keys (kTileKeys but in the last tile).
  */
@@ -234,9 +276,11 @@ __device__ inline void stage_and_write(const TileKeys& keys,
                                        int shift, uint32_t* __restrict__ out) {
   __shared__ uint32_t staged[kTileKeys];
   __shared__ uint32_t tile_start[kDigits];
+  __shared__ int64_t out_less_tile[kDigits];
   uint32_t total;
   tile_start[threadIdx.x] = block_exclusive_sum(count_of_d, total);  // syncs the block
   __syncthreads();  // every start, warp offset and base is written before any key is placed
+  out_less_tile[threadIdx.x] = base[threadIdx.x] - tile_start[threadIdx.x];
   const int warp = threadIdx.x / 32;
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
@@ -246,12 +290,8 @@ __device__ inline void stage_and_write(const TileKeys& keys,
     }
   }
   __syncthreads();  // every key is staged before any is written out
-  const int keys_here = valid < kTileKeys ? static_cast<int>(valid) : kTileKeys;
-  for (int i = threadIdx.x; i < keys_here; i += kThreads) {
-    const uint32_t key = staged[i];
-    const uint32_t digit = digit_of(key, shift);
-    out[base[digit] + (i - tile_start[digit])] = key;
-  }
+  write_staged(staged, out_less_tile, valid < kTileKeys ? static_cast<int>(valid) : kTileKeys,
+               shift, out);
 }
 //! [stage_and_write]
 
@@ -428,25 +468,29 @@ __device__ void scatter_upfront(const uint32_t* __restrict__ in, int64_t n, int 
 using chapter08::ScanState;
 
 //! [look_back_digit]
+/// Run by thread d of tile @p tile: publishes the tile's count of digit d for the tiles after
+/// it, at once, before its prefix is known: tile 0's as an inclusive prefix (nothing is before
+/// it), every other tile's as an aggregate (kAggregate).
+__device__ inline void publish_count(const ScanState& state, int64_t tile, int d, uint32_t count) {
+  using Word = chapter08::StatusWord<int64_t>;
+  const uint32_t kind = tile == 0 ? chapter08::kInclusive : chapter08::kAggregate;
+  chapter08::store_status(&state.status[tile * kDigits + d], Word::pack(count, kind, state.parity));
+}
+
 /**
- * @brief Run by thread d of tile @p tile: the keys of digit d in all earlier tiles, by chapter
- *        08's decoupled look-back on that digit's words alone.
+ * @brief Run by thread d of tile @p tile after publish_count(): the keys of digit d in all
+ *        earlier tiles, by chapter 08's decoupled look-back on that digit's words alone; then
+ *        publishes the tile's inclusive prefix of d.
  *
- * The tile publishes its count of d at once (kAggregate); then the thread reads the words of
- * the tiles before it, nearest first, waiting while one is kEmpty, adding aggregates until it
- * meets an inclusive prefix; then publishes its own (kInclusive). The value is chapter 08's
+ * The thread reads the words of the tiles before it, nearest first, waiting while one is
+ * kEmpty, adding aggregates until it meets an inclusive prefix. The value is chapter 08's
  * packing of an int64 (61 bits with the kind and the parity): a count per digit needs no more,
  * and a 32-bit word (CUB's 30-bit counts) would cap n below 2^30.
  */
-__device__ inline int64_t look_back_digit(const ScanState& state, int64_t tile, int d,
-                                          uint32_t count) {
+__device__ inline int64_t look_back_prefix(const ScanState& state, int64_t tile, int d,
+                                           uint32_t count) {
   using Word = chapter08::StatusWord<int64_t>;
-  uint64_t* mine = &state.status[tile * kDigits + d];
-  if (tile == 0) {
-    chapter08::store_status(mine, Word::pack(count, chapter08::kInclusive, state.parity));
-    return 0;
-  }
-  chapter08::store_status(mine, Word::pack(count, chapter08::kAggregate, state.parity));
+  if (tile == 0) return 0;
   int64_t prefix = 0;
   for (int64_t t = tile - 1;; --t) {
     uint64_t word;
@@ -458,8 +502,17 @@ __device__ inline int64_t look_back_digit(const ScanState& state, int64_t tile, 
     prefix += Word::value(word);
     if (kind == chapter08::kInclusive) break;
   }
-  chapter08::store_status(mine, Word::pack(prefix + count, chapter08::kInclusive, state.parity));
+  chapter08::store_status(&state.status[tile * kDigits + d],
+                          Word::pack(prefix + count, chapter08::kInclusive, state.parity));
   return prefix;
+}
+
+/// Both halves at once, as step 4 calls them: the tile's count is published only once its keys
+/// are ranked, and the look-back follows straight away.
+__device__ inline int64_t look_back_digit(const ScanState& state, int64_t tile, int d,
+                                          uint32_t count) {
+  publish_count(state, tile, d, count);
+  return look_back_prefix(state, tile, d, count);
 }
 //! [look_back_digit]
 
@@ -480,5 +533,79 @@ __device__ void onesweep_pass(const uint32_t* __restrict__ in, int64_t n, int sh
   });
 }
 //! [onesweep_pass]
+
+// ---------------------------------------------------------------------------------------------
+// Step 5: early counts.
+// ---------------------------------------------------------------------------------------------
+
+//! [onesweep_early_counts]
+/**
+ * @brief One Onesweep pass that counts the tile's digits before it ranks them, as CUB's
+ *        Onesweep does: the counts are published (publish_count()) before the ranking, so
+ *        that a tile after it that looks back finds them sooner; and every key's rank is its
+ *        place in the whole tile, so it goes straight to shared memory.
+ *
+ * The last tile's places past the end of the input hold kPadKey, which is counted and ranked
+ * like a key (after every key of the tile) but never written: no test of the end per key.
+ * 1. Each warp counts its keys' digits in its own row of shared counters (chapter 12's shared
+ *    atomics). 2. Thread d scans digit d's row counts over the warps, publishes the tile's
+ *    count of d, and adds where the tile's keys of d start (an exclusive sum over the digits):
+ *    each counter now holds where its warp's first key of d goes in the tile. 3. Round by
+ *    round, the highest lane of each group of peers moves its warp's counter on by the group's
+ *    size with one shared atomic, and hands the old value to its peers with a shuffle; each key
+ *    goes to that value + its peers in lower lanes. 4. Thread d looks back. 5. The block writes
+ *    the staged tile out.
+ * @pre state.tiles = tile_count(n) blocks of kThreads; *state.next_tile is 0.
+ */
+template <Match kMatch>
+__device__ void onesweep_early_counts_pass(const uint32_t* __restrict__ in, int64_t n, int shift,
+                                           const int64_t* __restrict__ starts, ScanState state,
+                                           uint32_t* __restrict__ out) {
+  __shared__ uint32_t warp_starts[kWarps][kDigits];
+  __shared__ uint32_t staged[kTileKeys];
+  __shared__ int64_t out_less_tile[kDigits];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, d = threadIdx.x;
+  const int64_t tile = chapter08::take_tile(state);
+  TileKeys keys;
+  load_tile(in, n, shift, tile, keys);
+
+  for (int i = lane; i < kDigits; i += 32) warp_starts[warp][i] = 0;  // the warp's own row
+  __syncwarp();
+#pragma unroll
+  for (int r = 0; r < kRounds; ++r) atomicAdd(&warp_starts[warp][digit_of(keys.key[r], shift)], 1u);
+  __syncthreads();  // every warp's counts are in
+
+  uint32_t count = 0;  // the tile's keys of digit d; the warps' counts become their starts
+  for (int w = 0; w < kWarps; ++w) {
+    const uint32_t c = warp_starts[w][d];
+    warp_starts[w][d] = count;
+    count += c;
+  }
+  publish_count(state, tile, d, count);
+  uint32_t total;
+  const uint32_t tile_start = block_exclusive_sum(count, total);  // syncs the block
+  for (int w = 0; w < kWarps; ++w) warp_starts[w][d] += tile_start;
+  __syncthreads();  // every counter holds its start before any key is ranked
+
+  const unsigned lower_lanes = (1u << lane) - 1;
+#pragma unroll
+  for (int r = 0; r < kRounds; ++r) {
+    const uint32_t digit = digit_of(keys.key[r], shift);
+    const unsigned peers =
+        kMatch == Match::kMatchAny ? __match_any_sync(0xFFFFFFFFu, digit) : peers_by_ballots(digit);
+    const int leader = 31 - __clz(peers);
+    uint32_t at = 0;
+    if (lane == leader) at = atomicAdd(&warp_starts[warp][digit], __popc(peers));
+    at = __shfl_sync(0xFFFFFFFFu, at, leader);
+    staged[at + __popc(peers & lower_lanes)] = keys.key[r];
+  }
+
+  out_less_tile[d] = starts[d] + look_back_prefix(state, tile, d, count) - tile_start;
+  __syncthreads();  // every key is staged and every offset written before any key is written
+  const int64_t left = n - tile * kTileKeys;
+  write_staged(staged, out_less_tile, left < kTileKeys ? static_cast<int>(left) : kTileKeys, shift,
+               out);
+}
+//! [onesweep_early_counts]
 
 }  // namespace chapter13
