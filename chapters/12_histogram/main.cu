@@ -50,12 +50,13 @@ constexpr int64_t kMaxBlockSamples = (int64_t{1} << 31) - 1;
 /// 256 addresses as every other block. With 4 loads in flight a thread, fewer blocks keep the
 /// memory busy, and fewer pay that cost: in a probe on an H100 (2026-11-26, the page) 3 was
 /// within 6% of the fastest count at 2^24 and 2^28 for both inputs, and the 6 that fit up to
-/// 26% slower. The steps that load one sample at a time need every warp that fits to hide the
-/// loads' latency: they get kAllThatFit, more than ever fit.
+/// 26% slower. The steps that load one sample at a time get kAllThatFit, more than ever fit: at
+/// 3 an SM the shared step took 0.978 ms at 2^28 against 0.386 (most likely the latency of
+/// their loads, which only more warps hide).
 constexpr int kWideBlocksPerSm = 3;
 constexpr int kAllThatFit = 1 << 30;
 
-/// The kernel of each body above, as the harness launches it (block_cycles.cuh).
+/// The kernel of each body of histogram.cuh, as the harness launches it (block_cycles.cuh).
 template <auto kBody>
 constexpr auto block_kernel = clocked_kernel<kBody>;
 
@@ -279,7 +280,7 @@ void histogram_table(Report& report, Timer& timer, const Options& opt, const Dis
   const std::string cub_id = prefix + "cub::DeviceHistogram::HistogramEven";
   const std::string baseline = prefix.empty() ? "" : cub_id;
 
-  // Each step with its own grid: as many of its blocks as fit (grid_size()).
+  // Each step with its own grid (grid_size()): all its blocks that fit, or kWideBlocksPerSm.
   std::vector<int> grids;
   const auto step = [&](const std::string& id, std::string teaches, auto kernel,
                         int max_per_sm = kAllThatFit) {
