@@ -71,7 +71,8 @@ Dist parse_dist(const std::string& text) {
 //! [host_sort]
 /// The CPU reference: @p keys sorted with std::sort, one contiguous chunk per host core, then
 /// merged pairwise (std::inplace_merge), the merges of one level on threads of their own.
-std::vector<uint32_t> host_sorted(std::vector<uint32_t> keys) {
+template <typename Key>
+std::vector<Key> host_sorted(std::vector<Key> keys) {
   const size_t chunks = chunk_count(keys.size());
   std::vector<size_t> bound(chunks + 1);
   for (size_t c = 0; c <= chunks; ++c) bound[c] = keys.size() * c / chunks;  // for_each_chunk's
@@ -92,26 +93,28 @@ std::vector<uint32_t> host_sorted(std::vector<uint32_t> keys) {
 //! [host_sort]
 
 /// The input keys and what the sort must give.
+template <typename Key>
 struct Input {
-  std::vector<uint32_t> keys, sorted;
+  std::vector<Key> keys, sorted;
   std::string describe;
 };
 
 //! [make_input]
-/// @p n keys: uniform over the 32 bits; few, each one of 16 values drawn from the seed (most
+/// @p n keys: uniform over all their bits; few, each one of 16 values drawn from the seed (most
 /// digits then hold few values, and a tile's keys pile into few counters); sorted, the uniform
 /// keys ascending; reverse, descending.
-Input make_input(int64_t n, uint64_t seed, Dist dist) {
-  Input input;
+template <typename Key>
+Input<Key> make_input(int64_t n, uint64_t seed, Dist dist) {
+  Input<Key> input;
   input.keys.resize(static_cast<size_t>(n));
   if (dist == Dist::kFew) {
     SplitMix64 rng(seed ^ 0x534F5254u);  // its own stream, apart from the keys'
-    uint32_t values[16];
-    for (uint32_t& v : values) v = static_cast<uint32_t>(rng.next() >> 32);
+    Key values[16];
+    for (Key& v : values) v = static_cast<Key>(rng.next() >> (64 - 8 * sizeof(Key)));
     fill_random(input.keys, seed, [&](SplitMix64& r) { return values[r.next() >> 60]; });
     input.describe = "few (16 distinct values)";
   } else {
-    fill_random(input.keys, seed, [](SplitMix64& r) { return static_cast<uint32_t>(r.next()); });
+    fill_random(input.keys, seed, [](SplitMix64& r) { return static_cast<Key>(r.next()); });
     input.describe = "uniform";
   }
   input.sorted = host_sorted(input.keys);
@@ -139,12 +142,13 @@ int resident_grid(Kernel kernel, const DeviceFacts& device, int64_t useful, int6
 //! [ping_pong]
 /// Where pass p of an even number of passes reads and writes: in -> tmp -> out -> tmp -> ...
 /// -> out. The input is never written, so every timed run sorts the same keys.
+template <typename T>
 struct PingPong {
-  const uint32_t* in;
-  uint32_t* tmp;
-  uint32_t* out;
-  const uint32_t* src(int pass) const { return pass == 0 ? in : pass % 2 == 1 ? tmp : out; }
-  uint32_t* dst(int pass) const { return pass % 2 == 0 ? tmp : out; }
+  const T* in;
+  T* tmp;
+  T* out;
+  const T* src(int pass) const { return pass == 0 ? in : pass % 2 == 1 ? tmp : out; }
+  T* dst(int pass) const { return pass % 2 == 0 ? tmp : out; }
 };
 //! [ping_pong]
 
@@ -174,23 +178,37 @@ class OnesweepState {
 //! [onesweep_state]
 
 //! [cub_sort]
-/// The yardstick: cub::DeviceRadixSort::SortKeys from @p d_in to @p d_out, its temporary storage
-/// (which holds the other buffer of its passes) allocated once.
+/// The yardstick: cub::DeviceRadixSort::SortKeys from @p d_in to @p d_out (SortPairs where
+/// there are values, each moved with its key), its temporary storage (which holds the other
+/// buffers of its passes) allocated once.
+template <typename Key, typename Value = NoValues>
 class CubSort {
  public:
-  CubSort(const uint32_t* d_in, uint32_t* d_out, int64_t n) : d_in_(d_in), d_out_(d_out), n_(n) {
+  CubSort(const Key* d_in, Key* d_out, int64_t n, const Value* d_values_in = nullptr,
+          Value* d_values_out = nullptr)
+      : d_in_(d_in), d_out_(d_out), d_values_in_(d_values_in), d_values_out_(d_values_out), n_(n) {
     size_t bytes = 0;
-    CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, d_in_, d_out_, n_));
+    CUDA_CHECK(sort(nullptr, bytes));
     temp_ = DeviceBuffer<unsigned char>(static_cast<int64_t>(bytes));
   }
   void operator()() {
     size_t bytes = temp_.bytes();
-    CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp_.data(), bytes, d_in_, d_out_, n_));
+    CUDA_CHECK(sort(temp_.data(), bytes));
   }
 
  private:
-  const uint32_t* d_in_;
-  uint32_t* d_out_;
+  cudaError_t sort(void* temp, size_t& bytes) {
+    if constexpr (std::is_same_v<Value, NoValues>) {
+      return cub::DeviceRadixSort::SortKeys(temp, bytes, d_in_, d_out_, n_);
+    } else {
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, d_in_, d_out_, d_values_in_,
+                                             d_values_out_, n_);
+    }
+  }
+  const Key* d_in_;
+  Key* d_out_;
+  const Value* d_values_in_;
+  Value* d_values_out_;
   int64_t n_;
   DeviceBuffer<unsigned char> temp_;
 };
@@ -201,9 +219,172 @@ const ChapterInfo kChapter{"13_radix_sort",
                            "pass, the upfront histogram, Onesweep, early counts",
                            "sort_onesweep_early_counts"};
 
+/// What is sorted (--sort).
+enum class Sort { kKeys, kPairs, kKeys64 };
+
+Sort parse_sort(const std::string& text) {
+  if (text == "keys") return Sort::kKeys;
+  if (text == "pairs") return Sort::kPairs;
+  if (text == "keys64") return Sort::kKeys64;
+  throw UsageError("bad --sort '" + text + "': expected keys, pairs or keys64");
+}
+
+//! [pairs_reference]
+/// The reference of a stable sort of pairs (key i, value i): each key and its index in one
+/// 64-bit word, key high, sorted. Equal keys then stay in the order of their indices, so the
+/// low words are the input places in the order a stable sort leaves them.
+std::vector<uint64_t> stable_order(const std::vector<uint32_t>& keys) {
+  std::vector<uint64_t> key_and_index(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) key_and_index[i] = uint64_t{keys[i]} << 32 | i;
+  return host_sorted(std::move(key_and_index));
+}
+//! [pairs_reference]
+
+/**
+ * @brief Step 6: Onesweep with early counts for 64-bit keys (8 passes), or for 32-bit keys each
+ *        with a 32-bit value (its index in the input, so that the check sees stability), next to
+ *        CUB's SortKeys or SortPairs. Only that step runs: the steps before it are for 32-bit
+ *        keys alone.
+ */
+template <typename Key, typename Value>
+Report run_wide(const Options& opt, Dist dist) {
+  constexpr bool kPairs = !std::is_same_v<Value, NoValues>;
+  constexpr int kKeyPasses = kPassesOf<Key>;
+  constexpr int kSharedBytes = kStagedDynamicBytes<Key, Value>;
+  const int64_t n = opt.n;
+  if (kPairs && n > (int64_t{1} << 32)) {
+    throw UsageError("--sort pairs: n is at most 2^32 (each value is its key's index, 32 bits)");
+  }
+  const DeviceFacts device = query_device();
+  Report report = start_report(kChapter, device, opt);
+  const double floor_bytes_per_key =
+      2.0 * kKeyPasses * double(sizeof(Key) + (kPairs ? sizeof(uint32_t) : 0));
+  report.ops_per_byte = 1.0 / floor_bytes_per_key;
+  report.op_name = kPairs ? "pair sorted" : "key sorted";
+
+  DeviceBuffer<Key> d_in(n), d_tmp(n), d_out(n);
+  DeviceBuffer<uint32_t> d_values_in(kPairs ? n : 0), d_values_tmp(kPairs ? n : 0),
+      d_values_out(kPairs ? n : 0);
+  const PingPong<Key> keys{d_in.data(), d_tmp.data(), d_out.data()};
+  const PingPong<uint32_t> values{d_values_in.data(), d_values_tmp.data(), d_values_out.data()};
+  std::vector<Key> want_keys;
+  std::vector<uint32_t> want_values;
+  {
+    Input<Key> input = make_input<Key>(n, opt.seed, dist);
+    d_in.copy_from(input.keys);
+    if constexpr (kPairs) {
+      std::vector<uint32_t> index(static_cast<size_t>(n));
+      for (size_t i = 0; i < index.size(); ++i) index[i] = static_cast<uint32_t>(i);
+      d_values_in.copy_from(index);
+      const std::vector<uint64_t> order = stable_order(input.keys);
+      want_values.resize(order.size());
+      for (size_t i = 0; i < order.size(); ++i) want_values[i] = static_cast<uint32_t>(order[i]);
+    }
+    want_keys = std::move(input.sorted);
+    report.problem = "n = " + std::to_string(n) +
+                     (kPairs ? " pairs of uint32 key and uint32 value (" : " uint64 keys (") +
+                     format_bytes(double(sizeof(Key) + (kPairs ? 4 : 0)) * double(n)) +
+                     "), ascending; " + input.describe +
+                     (kPairs ? ", each value its key's input index" : "") + ", seed " +
+                     std::to_string(opt.seed);
+  }
+
+  // The pass's kernel; its staged tile lives in dynamic shared memory.
+  const auto pass_kernel = kernel_of<onesweep_sort_pass<Key, Value>>;
+  CUDA_CHECK(
+      cudaFuncSetAttribute(pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+  const auto value_src = [&](int p) -> const Value* {
+    if constexpr (kPairs)
+      return values.src(p);
+    else
+      return nullptr;
+  };
+  const auto value_dst = [&](int p) -> Value* {
+    if constexpr (kPairs)
+      return values.dst(p);
+    else
+      return nullptr;
+  };
+  DeviceBuffer<Count> d_upfront(kKeyPasses * kDigits);
+  DeviceBuffer<int64_t> d_starts(kKeyPasses * kDigits);
+  const int histogram_grid =
+      resident_grid(kernel_of<upfront_histogram<Key>>, device,
+                    (n / int64_t{16 / sizeof(Key)} + kThreads - 1) / kThreads,
+                    (n + kMaxBlockKeys - 1) / kMaxBlockKeys);
+  OnesweepState onesweep(n);
+  const int64_t tiles = tile_count(n);
+  const auto tile_grid = static_cast<unsigned int>(tiles);
+  CubSort<Key, Value> cub_sort(d_in.data(), d_out.data(), n, value_src(0),
+                               value_dst(kKeyPasses - 1));
+  Timer timer(device);
+
+  //! [wide_step]
+  const std::vector<Step> steps{
+      {"sort_onesweep_early_counts",
+       kPairs ? "step 5's pass with each key's value staged and written where the key goes"
+              : "step 5's pass on 64-bit keys: 8 passes, twice the bytes a key",
+       reinterpret_cast<const void*>(pass_kernel), tiles, double(n), [&](BlockCycleSlots slots) {
+         CUDA_CHECK(cudaMemsetAsync(d_upfront.data(), 0, d_upfront.bytes()));
+         kernel_of<upfront_histogram<Key>>
+             <<<histogram_grid, kThreads>>>({}, d_in.data(), n, d_upfront.data());
+         kernel_of<digit_starts<kKeyPasses>>
+             <<<1, kThreads>>>({}, d_upfront.data(), d_starts.data());
+         for (int p = 0; p < kKeyPasses; ++p) {
+           pass_kernel<<<tile_grid, kThreads, kSharedBytes>>>(
+               p == kKeyPasses - 1 ? slots : BlockCycleSlots{}, keys.src(p), value_src(p), n,
+               p * kDigitBits, d_starts.data() + p * kDigits, onesweep.next_pass(), keys.dst(p),
+               value_dst(p));
+         }
+       }}};
+  //! [wide_step]
+
+  const std::string cub_id =
+      kPairs ? "cub::DeviceRadixSort::SortPairs" : "cub::DeviceRadixSort::SortKeys";
+  std::vector<Key> got(static_cast<size_t>(n));
+  std::vector<uint32_t> got_values(kPairs ? static_cast<size_t>(n) : 0);
+  run_steps(report, timer, opt.reps, floor_bytes_per_key * double(n), steps,
+            {{cub_id, [&] { cub_sort(); }}}, [&](const std::string& id, auto run) {
+              std::vector<Check> checks;
+              for (const Poison poison : kBothPoisons) {
+                const std::string how =
+                    id + (poison == Poison::kFirst ? ", poison 0x7F)" : ", poison 0x80)");
+                d_tmp.poison(poison);
+                d_out.poison(poison);
+                d_values_tmp.poison(poison);
+                d_values_out.poison(poison);
+                run();
+                CUDA_CHECK(cudaGetLastError());
+                d_out.copy_to(got);
+                checks.push_back(check_elements(
+                    "keys (" + how, got, want_keys, [](size_t) { return 0.0; }, "exact"));
+                if constexpr (kPairs) {
+                  d_values_out.copy_to(got_values);
+                  checks.push_back(check_elements(
+                      "values, the input places of a stable sort (" + how, got_values, want_values,
+                      [](size_t) { return 0.0; }, "exact"));
+                }
+              }
+              return checks;
+            });
+  const Row& ours = report.rows.front();
+  report.notes.push_back(
+      std::string(kPairs ? "GPairs/s" : "GKeys/s") + " (n / median time): " + ours.name + " " +
+      detail::fixed(double(n) / (ours.ms.median * 1e6), 2) + ", " + report.rows.back().name + " " +
+      detail::fixed(double(n) / (report.rows.back().ms.median * 1e6), 2));
+  report.notes.push_back("bytes per run: n x " + detail::fixed(floor_bytes_per_key, 0) + " (" +
+                         std::to_string(kKeyPasses) + " passes, each reading and writing every " +
+                         (kPairs ? "key and value" : "8-byte key") +
+                         "), for every row; staged tile " + std::to_string(kSharedBytes / 1024) +
+                         " KiB of dynamic shared memory a block");
+  return report;
+}
+
 Report run_lesson(const Options& opt) {
-  // The chapter's option before the device: a bad one is a usage error on any machine.
+  // The chapter's options before the device: a bad one is a usage error on any machine.
   const Dist dist = parse_dist(opt.value("--dist"));
+  const Sort sort = parse_sort(opt.value("--sort"));
+  if (sort == Sort::kPairs) return run_wide<uint32_t, uint32_t>(opt, dist);
+  if (sort == Sort::kKeys64) return run_wide<uint64_t, NoValues>(opt, dist);
   const DeviceFacts device = query_device();
   Report report = start_report(kChapter, device, opt);
   const int64_t n = opt.n;
@@ -212,9 +393,9 @@ Report run_lesson(const Options& opt) {
 
   // The device buffers first: a size that cannot fit fails before the input is made.
   DeviceBuffer<uint32_t> d_in(n), d_tmp(n), d_out(n);
-  const PingPong keys{d_in.data(), d_tmp.data(), d_out.data()};
+  const PingPong<uint32_t> keys{d_in.data(), d_tmp.data(), d_out.data()};
   const std::vector<uint32_t> reference = [&] {
-    Input input = make_input(n, opt.seed, dist);
+    Input<uint32_t> input = make_input<uint32_t>(n, opt.seed, dist);
     d_in.copy_from(input.keys);
     report.problem = "n = " + std::to_string(n) + " uint32 keys (" + format_bytes(4.0 * double(n)) +
                      "), ascending; " + input.describe + ", seed " + std::to_string(opt.seed);
@@ -241,17 +422,17 @@ Report run_lesson(const Options& opt) {
   DeviceBuffer<Count> d_upfront(kPasses * kDigits);
   DeviceBuffer<int64_t> d_starts(kPasses * kDigits);
   const int histogram_grid =
-      resident_grid(kernel_of<upfront_histogram>, device, (n / 4 + kThreads - 1) / kThreads,
-                    (n + kMaxBlockKeys - 1) / kMaxBlockKeys);
+      resident_grid(kernel_of<upfront_histogram<uint32_t>>, device,
+                    (n / 4 + kThreads - 1) / kThreads, (n + kMaxBlockKeys - 1) / kMaxBlockKeys);
   OnesweepState onesweep(n);
-  CubSort cub_sort(d_in.data(), d_out.data(), n);
+  CubSort<uint32_t> cub_sort(d_in.data(), d_out.data(), n);
 
   //! [steps]
   const auto upfront = [&] {
     CUDA_CHECK(cudaMemsetAsync(d_upfront.data(), 0, d_upfront.bytes()));
-    kernel_of<upfront_histogram>
+    kernel_of<upfront_histogram<uint32_t>>
         <<<histogram_grid, kThreads>>>({}, d_in.data(), n, d_upfront.data());
-    kernel_of<digit_starts><<<1, kThreads>>>({}, d_upfront.data(), d_starts.data());
+    kernel_of<digit_starts<kPasses>><<<1, kThreads>>>({}, d_upfront.data(), d_starts.data());
   };
   // Each step's launch enqueues the whole sort; the last pass's last kernel records cycles.
   const auto last = [](int pass, int passes, BlockCycleSlots slots) {
@@ -397,6 +578,10 @@ Report run_lesson(const Options& opt) {
 int main(int argc, char** argv) {
   OptionSpec spec{kChapter.program(), int64_t{1} << 24};
   spec.extra = {
-      {"--dist", "D", "the keys: uniform, few (16 distinct values), sorted or reverse", "uniform"}};
+      {"--dist", "D", "the keys: uniform, few (16 distinct values), sorted or reverse", "uniform"},
+      {"--sort", "S",
+       "keys (32-bit, every step), pairs (32-bit keys with 32-bit values) or keys64 (64-bit "
+       "keys): the last two run step 6 alone",
+       "keys"}};
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "08_single_pass/lookback_scan.cuh"
 #include "08_single_pass/tile_status.cuh"
@@ -47,6 +48,17 @@ using Count = unsigned long long;
 __host__ __device__ inline uint32_t digit_of(uint32_t key, int shift) {
   return (key >> shift) & (kDigits - 1);
 }
+/// The digit of a 64-bit key (step 6).
+__host__ __device__ inline uint32_t digit_of(uint64_t key, int shift) {
+  return static_cast<uint32_t>(key >> shift) & (kDigits - 1);
+}
+
+/// Passes of an 8-bit LSD sort of @p Key: 4 for 32-bit keys, 8 for 64-bit ones.
+template <typename Key>
+constexpr int kPassesOf = 8 * sizeof(Key) / kDigitBits;
+
+/// No values: a sort of keys alone (step 6 sorts pairs too).
+struct NoValues {};
 
 /// The tiles of @p n keys: the last one may be partial.
 __host__ __device__ inline int64_t tile_count(int64_t n) {
@@ -115,8 +127,9 @@ __device__ void tile_digit_counts(const uint32_t* __restrict__ in, int64_t n, in
 /// A tile's keys as its warps rank them: key r of a lane is the tile's key warp * kWarpKeys +
 /// r * 32 + lane and, once ranked, its place among the tile's keys of the same digit. The digit
 /// is worked out again where it is needed, not kept: 24 registers fewer a thread.
-struct TileKeys {
-  uint32_t key[kRounds];
+template <typename Key>
+struct TileOf {
+  Key key[kRounds];
   uint32_t rank[kRounds];
   int shift;       ///< the digit's bit
   int first;       ///< the lane's first key in the tile: warp * kWarpKeys + lane
@@ -126,16 +139,21 @@ struct TileKeys {
     return first + r * 32 < tile_valid ? digit_of(key[r], shift) : kNoDigit;
   }
 };
+/// The 32-bit keys of steps 2 to 5.
+using TileKeys = TileOf<uint32_t>;
 
 /// What the places past the end of the input in the last tile hold: the largest key, whose
 /// digits are all the largest digit, so that a stable rank puts them after every key of the
 /// tile (step 5 counts and ranks them, and never writes them; steps 2 to 4 skip them).
-constexpr uint32_t kPadKey = 0xFFFFFFFFu;
+template <typename Key>
+constexpr Key kPadKeyOf = ~Key{0};
+constexpr uint32_t kPadKey = kPadKeyOf<uint32_t>;
 
 /// Loads tile @p tile's keys in TileKeys' order: each round, a warp reads 32 consecutive keys;
 /// places past the end of the input get kPadKey.
-__device__ inline void load_tile(const uint32_t* __restrict__ in, int64_t n, int shift,
-                                 int64_t tile, TileKeys& keys) {
+template <typename Key>
+__device__ inline void load_tile(const Key* __restrict__ in, int64_t n, int shift, int64_t tile,
+                                 TileOf<Key>& keys) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t first = tile * kTileKeys + int64_t{warp} * kWarpKeys + lane;
   const int64_t left = n - tile * kTileKeys;
@@ -146,7 +164,7 @@ __device__ inline void load_tile(const uint32_t* __restrict__ in, int64_t n, int
 #pragma unroll
     for (int r = 0; r < kRounds; ++r) {
       const int64_t i = first + r * 32;
-      keys.key[r] = i < n ? in[i] : kPadKey;
+      keys.key[r] = i < n ? in[i] : kPadKeyOf<Key>;
     }
   }
   keys.shift = shift;
@@ -247,15 +265,22 @@ __device__ T block_exclusive_sum(T value, T& total) {
 /// of it, of digit d, goes to @p out_less_tile[d] + i (where the tile's keys of d go in the
 /// output, less where they start in the tile). Consecutive threads write consecutive keys,
 /// which go to consecutive places wherever they share a digit.
+/// With values (step 6), @p staged_values holds value i of the staged tile, and it goes with
+/// its key.
 /// @pre @p keys_here keys staged (kTileKeys but in the last tile); all kThreads threads.
-__device__ inline void write_staged(const uint32_t* staged, const int64_t* out_less_tile,
-                                    int keys_here, int shift, uint32_t* __restrict__ out) {
+template <typename Key, typename Value = NoValues>
+__device__ inline void write_staged(const Key* staged, const int64_t* out_less_tile, int keys_here,
+                                    int shift, Key* __restrict__ out,
+                                    const Value* staged_values = nullptr,
+                                    Value* __restrict__ values_out = nullptr) {
 #pragma unroll
   for (int k = 0; k < kKeysPerThread; ++k) {
     const int i = k * kThreads + threadIdx.x;
     if (i < keys_here) {
-      const uint32_t key = staged[i];
-      out[out_less_tile[digit_of(key, shift)] + i] = key;
+      const Key key = staged[i];
+      const int64_t at = out_less_tile[digit_of(key, shift)] + i;
+      out[at] = key;
+      if constexpr (!std::is_same_v<Value, NoValues>) values_out[at] = staged_values[i];
     }
   }
 }
@@ -367,32 +392,41 @@ __device__ void scatter_three_kernels(const uint32_t* __restrict__ in, int64_t n
 // ---------------------------------------------------------------------------------------------
 
 //! [upfront_histogram]
-/// All kPasses digits' counts in one read of the keys: 16-byte loads (4 keys), kPasses x 256
-/// shared counters per block, one global atomic per nonzero counter at the end. @p counts
-/// holds kPasses x kDigits zeros before the launch, pass-major.
+/// All the passes' digit counts in one read of the keys: 16-byte loads (4 keys, or two 64-bit
+/// keys), kPassesOf<Key> x 256 shared counters per block, one global atomic per nonzero counter
+/// at the end. @p counts holds kPassesOf<Key> x kDigits zeros before the launch, pass-major.
 /// @pre no block counts 2^31 keys (main.cu's grid); @p in is 16-byte aligned.
-__device__ void upfront_histogram(const uint32_t* __restrict__ in, int64_t n,
+template <typename Key>
+__device__ void upfront_histogram(const Key* __restrict__ in, int64_t n,
                                   Count* __restrict__ counts) {
-  __shared__ uint32_t block_counts[kPasses][kDigits];
-  for (int p = 0; p < kPasses; ++p) block_counts[p][threadIdx.x] = 0;
+  constexpr int kKeyPasses = kPassesOf<Key>, kKeysPerVector = 16 / sizeof(Key);
+  __shared__ uint32_t block_counts[kKeyPasses][kDigits];
+  for (int p = 0; p < kKeyPasses; ++p) block_counts[p][threadIdx.x] = 0;
   __syncthreads();  // every counter is zero before any add
-  const auto add_key = [&](uint32_t key) {
+  const auto add_key = [&](Key key) {
 #pragma unroll
-    for (int p = 0; p < kPasses; ++p)
+    for (int p = 0; p < kKeyPasses; ++p)
       atomicAdd(&block_counts[p][digit_of(key, p * kDigitBits)], 1u);
   };
   const uint4* __restrict__ in4 = reinterpret_cast<const uint4*>(in);
-  const int64_t vectors = n / 4, stride = int64_t{gridDim.x} * kThreads;
+  const int64_t vectors = n / kKeysPerVector, stride = int64_t{gridDim.x} * kThreads;
   for (int64_t v = int64_t{blockIdx.x} * kThreads + threadIdx.x; v < vectors; v += stride) {
     const uint4 four = in4[v];
-    add_key(four.x);
-    add_key(four.y);
-    add_key(four.z);
-    add_key(four.w);
+    if constexpr (sizeof(Key) == 4) {
+      add_key(four.x);
+      add_key(four.y);
+      add_key(four.z);
+      add_key(four.w);
+    } else {  // little-endian: the low word first
+      add_key(uint64_t{four.y} << 32 | four.x);
+      add_key(uint64_t{four.w} << 32 | four.z);
+    }
   }
-  if (blockIdx.x == 0 && threadIdx.x < n % 4) add_key(in[4 * vectors + threadIdx.x]);  // tail
+  if (blockIdx.x == 0 && threadIdx.x < n % kKeysPerVector) {  // the tail
+    add_key(in[kKeysPerVector * vectors + threadIdx.x]);
+  }
   __syncthreads();  // every add is in before the counters are read
-  for (int p = 0; p < kPasses; ++p) {
+  for (int p = 0; p < kKeyPasses; ++p) {
     const uint32_t c = block_counts[p][threadIdx.x];
     if (c != 0) atomicAdd(&counts[p * kDigits + threadIdx.x], Count{c});
   }
@@ -400,10 +434,11 @@ __device__ void upfront_histogram(const uint32_t* __restrict__ in, int64_t n,
 //! [upfront_histogram]
 
 //! [digit_starts]
-/// One block: for each pass p, where the keys of digit d start in the output, the exclusive
-/// sum over the digits of the upfront counts: starts[p * kDigits + d].
+/// One block: for each of the kKeyPasses passes, where the keys of digit d start in the
+/// output, the exclusive sum over the digits of the upfront counts: starts[p * kDigits + d].
+template <int kKeyPasses>
 __device__ void digit_starts(const Count* __restrict__ counts, int64_t* __restrict__ starts) {
-  for (int p = 0; p < kPasses; ++p) {
+  for (int p = 0; p < kKeyPasses; ++p) {
     int64_t total;
     const int64_t count = static_cast<int64_t>(counts[p * kDigits + threadIdx.x]);
     starts[p * kDigits + threadIdx.x] = block_exclusive_sum(count, total);
@@ -538,6 +573,16 @@ __device__ void onesweep_pass(const uint32_t* __restrict__ in, int64_t n, int sh
 // Step 5: early counts.
 // ---------------------------------------------------------------------------------------------
 
+/// The dynamic shared memory a block of step 5's pass needs for its staged tile: none for
+/// 32-bit keys alone (a static array of 24 KiB), else the tile's keys and values, which pass
+/// the 48 KiB of static shared memory a block may have with the rest.
+template <typename Key, typename Value>
+constexpr int kStagedDynamicBytes =
+    std::is_same_v<Key, uint32_t>&& std::is_same_v<Value, NoValues>
+        ? 0
+        : kTileKeys* static_cast<int>(sizeof(Key) +
+                                      (std::is_same_v<Value, NoValues> ? 0 : sizeof(Value)));
+
 //! [onesweep_early_counts]
 /**
  * @brief One Onesweep pass that counts the tile's digits before it ranks them, as CUB's
@@ -557,17 +602,40 @@ __device__ void onesweep_pass(const uint32_t* __restrict__ in, int64_t n, int sh
  *    the staged tile out.
  * @pre state.tiles = tile_count(n) blocks of kThreads; *state.next_tile is 0.
  */
-template <Match kMatch>
-__device__ void onesweep_early_counts_pass(const uint32_t* __restrict__ in, int64_t n, int shift,
-                                           const int64_t* __restrict__ starts, ScanState state,
-                                           uint32_t* __restrict__ out) {
+template <Match kMatch, typename Key, typename Value>
+__device__ __forceinline__ void onesweep_early_counts_tile(const Key* __restrict__ in,
+                                                           const Value* __restrict__ values_in,
+                                                           int64_t n, int shift,
+                                                           const int64_t* __restrict__ starts,
+                                                           ScanState state, Key* __restrict__ out,
+                                                           Value* __restrict__ values_out) {
+  constexpr bool kValues = !std::is_same_v<Value, NoValues>;
   __shared__ uint32_t warp_starts[kWarps][kDigits];
-  __shared__ uint32_t staged[kTileKeys];
+  Key* staged;
+  Value* staged_values = nullptr;
+  if constexpr (kStagedDynamicBytes<Key, Value> == 0) {
+    __shared__ uint32_t staged_keys[kTileKeys];
+    staged = staged_keys;
+  } else {  // past the 48 KiB of static shared memory a block may have: main.cu sizes it
+    extern __shared__ __align__(16) unsigned char chapter13_staged[];
+    staged = reinterpret_cast<Key*>(chapter13_staged);
+    if constexpr (kValues) {
+      staged_values = reinterpret_cast<Value*>(chapter13_staged + kTileKeys * sizeof(Key));
+    }
+  }
   __shared__ int64_t out_less_tile[kDigits];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, d = threadIdx.x;
   const int64_t tile = chapter08::take_tile(state);
-  TileKeys keys;
+  TileOf<Key> keys;
   load_tile(in, n, shift, tile, keys);
+  Value values[kRounds];  // each key's value, in the keys' order (none for keys alone)
+  if constexpr (kValues) {
+    const int64_t first = tile * kTileKeys + int64_t{warp} * kWarpKeys + lane;
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+      values[r] = first + r * 32 < n ? values_in[first + r * 32] : Value{};
+    }
+  }
 
   for (int i = lane; i < kDigits; i += 32) warp_starts[warp][i] = 0;  // the warp's own row
   __syncwarp();
@@ -597,14 +665,36 @@ __device__ void onesweep_early_counts_pass(const uint32_t* __restrict__ in, int6
     uint32_t at = 0;
     if (lane == leader) at = atomicAdd(&warp_starts[warp][digit], __popc(peers));
     at = __shfl_sync(0xFFFFFFFFu, at, leader);
-    staged[at + __popc(peers & lower_lanes)] = keys.key[r];
+    const uint32_t place = at + __popc(peers & lower_lanes);
+    staged[place] = keys.key[r];
+    if constexpr (kValues) staged_values[place] = values[r];
   }
 
   out_less_tile[d] = starts[d] + look_back_prefix(state, tile, d, count) - tile_start;
   __syncthreads();  // every key is staged and every offset written before any key is written
   const int64_t left = n - tile * kTileKeys;
   write_staged(staged, out_less_tile, left < kTileKeys ? static_cast<int>(left) : kTileKeys, shift,
-               out);
+               out, staged_values, values_out);
+}
+
+/// Step 5: 32-bit keys alone.
+template <Match kMatch>
+__device__ void onesweep_early_counts_pass(const uint32_t* __restrict__ in, int64_t n, int shift,
+                                           const int64_t* __restrict__ starts, ScanState state,
+                                           uint32_t* __restrict__ out) {
+  onesweep_early_counts_tile<kMatch, uint32_t, NoValues>(in, nullptr, n, shift, starts, state, out,
+                                                         nullptr);
+}
+
+/// Step 6: the same pass for any unsigned Key (32 or 64 bits) with a Value or NoValues; each
+/// value goes where its key goes.
+template <typename Key, typename Value>
+__device__ void onesweep_sort_pass(const Key* __restrict__ in, const Value* __restrict__ values_in,
+                                   int64_t n, int shift, const int64_t* __restrict__ starts,
+                                   ScanState state, Key* __restrict__ out,
+                                   Value* __restrict__ values_out) {
+  onesweep_early_counts_tile<Match::kBallots, Key, Value>(in, values_in, n, shift, starts, state,
+                                                          out, values_out);
 }
 //! [onesweep_early_counts]
 
