@@ -320,6 +320,12 @@ __device__ inline void stage_and_write(const TileKeys& keys,
 }
 //! [stage_and_write]
 
+/// How a tile writes its ranked keys.
+enum class Scatter {
+  kDirect,  ///< every key straight to its place in the output
+  kStaged,  ///< first in digit order in shared memory, then out in that order
+};
+
 //! [rank_and_scatter]
 /**
  * @brief The scatter of one tile, shared by steps 2 to 4: ranks the tile's keys (each warp's
@@ -331,12 +337,6 @@ __device__ inline void stage_and_write(const TileKeys& keys,
  * 64-bit position; Onesweep's looks back there.
  * @pre kThreads threads.
  */
-/// How a tile writes its ranked keys.
-enum class Scatter {
-  kDirect,  ///< every key straight to its place in the output
-  kStaged,  ///< first in digit order in shared memory, then out in that order
-};
-
 template <Match kMatch = Match::kMatchAny, Scatter kScatter = Scatter::kDirect, typename DigitBase>
 __device__ void rank_and_scatter(const uint32_t* __restrict__ in, int64_t n, int shift,
                                  int64_t tile, uint32_t* __restrict__ out, DigitBase digit_base) {
