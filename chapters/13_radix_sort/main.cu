@@ -1,8 +1,10 @@
 /**
  * @file chapters/13_radix_sort/main.cu
- * @brief Chapter 13: sorting 32-bit keys by counting. The split by one bit with a scan, LSD radix
- *        sort with 8-bit digits in three kernels a pass, the upfront histogram, and Onesweep on
- *        chapter 08's decoupled look-back, each next to cub::DeviceRadixSort::SortKeys.
+ * @brief Chapter 13: sorting by counting. The split by one bit with a scan, LSD radix sort with
+ *        8-bit digits in three kernels a pass, the upfront histogram, Onesweep on chapter 08's
+ *        decoupled look-back, and Onesweep with early counts, each next to
+ *        cub::DeviceRadixSort::SortKeys; then (--sort pairs, keys64) the last of them for
+ *        key-value pairs and 64-bit keys, next to SortPairs and SortKeys.
  *
  * Shows: why a sort by one bit a pass is slow (32 passes over the keys, each a scan of flags);
  * a pass of an 8-bit digit as chapter 12's histogram per tile, a scan of the counts (chapter
@@ -14,8 +16,8 @@
  * memory in digit order, so that the writes are coalesced; and the tile's digits counted and
  * published before its keys are ranked (early counts). Every step and CUB are checked element
  * by element against a sort of the input on the host, each after both poisons.
- * Leaves out (later steps of the chapter): pairs (and with them a test of stability, which
- * equal keys cannot show) and 64-bit keys. Signed keys and floats are exercise 13.2.
+ * Step 6 sorts pairs, each value its key's input index, so that the check shows stability
+ * (which equal keys alone cannot), and 64-bit keys. Signed keys and floats are exercise 13.2.
  */
 #include <algorithm>
 #include <cstdint>

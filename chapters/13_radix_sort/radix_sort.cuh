@@ -1,13 +1,13 @@
 /**
  * @file chapters/13_radix_sort/radix_sort.cuh
- * @brief The kernels of chapter 13: 32-bit keys sorted ascending, first one bit a pass with a
- *        scan, then 8-bit digits four passes long, from three kernels a pass to Onesweep with
- *        early counts.
+ * @brief The kernels of chapter 13: keys sorted ascending, first one bit a pass with a scan,
+ *        then 8-bit digits, from three kernels a pass to Onesweep with early counts, which
+ *        step 6 runs for 64-bit keys and for keys with values too.
  *
  * Every body here is a `__device__` function that main.cu wraps in the harness's clocked kernel.
  * The scans come from chapter 08 (lookback_scan.cuh, tile_status.cuh); the digit counting is
- * chapter 12's histogram per block, one tile at a time. Keys only: pairs and 64-bit keys come in
- * a later step of the chapter; signed keys and floats are exercise 13.2.
+ * chapter 12's histogram per block, one tile at a time. Steps 1 to 5 sort 32-bit keys alone;
+ * signed keys and floats are exercise 13.2.
  */
 #pragma once
 
