@@ -573,7 +573,7 @@ __device__ void onesweep_pass(const uint32_t* __restrict__ in, int64_t n, int sh
 // Step 5: early counts.
 // ---------------------------------------------------------------------------------------------
 
-/// The dynamic shared memory a block of step 5's pass needs for its staged tile: none for
+/// The dynamic shared memory a block of the early-counts pass needs for its staged tile: none for
 /// 32-bit keys alone (a static array of 24 KiB), else the tile's keys and values, which pass
 /// the 48 KiB of static shared memory a block may have with the rest.
 template <typename Key, typename Value>
