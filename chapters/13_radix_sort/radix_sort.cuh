@@ -33,8 +33,9 @@ constexpr int kKeysPerThread = 24;
 constexpr int kTileKeys = kThreads * kKeysPerThread;
 constexpr int kWarpKeys = kTileKeys / kWarps;
 constexpr int kRounds = kWarpKeys / 32;
-/// The digit of a place past the end of the input in the last tile: no digit a key can have,
-/// so it is never counted and never written.
+/// The digit of a place past the end of the input in the last tile in steps 2 to 4: no digit a
+/// key can have, so it is never counted and never written. (Steps 5 and 6 pad with the largest
+/// key instead, kPadKeyOf: counted and ranked, never written.)
 constexpr uint32_t kNoDigit = kDigits;
 
 static_assert(kThreads == kDigits, "the per-digit steps give each thread one digit");
