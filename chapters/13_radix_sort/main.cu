@@ -141,6 +141,47 @@ int resident_grid(Kernel kernel, const DeviceFacts& device, int64_t useful, int6
   return static_cast<int>(std::max({int64_t{1}, std::min(resident, useful), at_least}));
 }
 
+//! [upfront_starts]
+/// How steps 3 to 6 begin a sort: every pass's digit counts in one read of the keys
+/// (upfront_histogram), then where each pass's digits start in its output (digit_starts).
+template <typename Key>
+class UpfrontStarts {
+ public:
+  UpfrontStarts(const DeviceFacts& device, int64_t n)
+      : n_(n),
+        grid_(resident_grid(kernel_of<upfront_histogram<Key>>, device,
+                            (n / int64_t{16 / sizeof(Key)} + kThreads - 1) / kThreads,
+                            (n + kMaxBlockKeys - 1) / kMaxBlockKeys)) {}
+  /// Enqueues the counts of the n keys at @p in and the starts they give.
+  void operator()(const Key* in) {
+    CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes()));
+    kernel_of<upfront_histogram<Key>><<<grid_, kThreads>>>({}, in, n_, counts_.data());
+    kernel_of<digit_starts<kKeyPasses>><<<1, kThreads>>>({}, counts_.data(), starts_.data());
+  }
+  /// Where the keys of each of the 256 digits of pass @p pass start in its output.
+  const int64_t* starts(int pass) const { return starts_.data() + pass * kDigits; }
+  /// The histogram's blocks (a note of the report).
+  int grid() const { return grid_; }
+
+ private:
+  static constexpr int kKeyPasses = kPassesOf<Key>;
+  int64_t n_;
+  int grid_;
+  DeviceBuffer<Count> counts_{kKeyPasses * kDigits};
+  DeviceBuffer<int64_t> starts_{kKeyPasses * kDigits};
+};
+//! [upfront_starts]
+
+/// The report's note of each row's rate: n / its median time, in G @p unit a second.
+std::string rates_note(const Report& report, int64_t n, const std::string& unit) {
+  std::string rates;
+  for (const Row& row : report.rows) {
+    rates += (rates.empty() ? "" : ", ") + row.name + " " +
+             detail::fixed(double(n) / (row.ms.median * 1e6), 2);
+  }
+  return "G" + unit + "/s (n / median time): " + rates;
+}
+
 //! [ping_pong]
 /// Where pass p of an even number of passes reads and writes: in -> tmp -> out -> tmp -> ...
 /// -> out. The input is never written, so every timed run sorts the same keys.
@@ -258,7 +299,11 @@ Report run_wide(const Options& opt, Dist dist) {
     throw UsageError("--sort pairs: n is at most 2^32 (each value is its key's index, 32 bits)");
   }
   const DeviceFacts device = query_device();
-  Report report = start_report(kChapter, device, opt);
+  ChapterInfo step6 = kChapter;  // the same program, its title saying what this run sorts
+  step6.title = kPairs ? "radix sort of pairs of a 32-bit key and a 32-bit value: step 6, "
+                         "Onesweep with early counts"
+                       : "radix sort of 64-bit keys: step 6, Onesweep with early counts";
+  Report report = start_report(step6, device, opt);
   const double floor_bytes_per_key =
       2.0 * kKeyPasses * double(sizeof(Key) + (kPairs ? sizeof(uint32_t) : 0));
   report.ops_per_byte = 1.0 / floor_bytes_per_key;
@@ -307,12 +352,7 @@ Report run_wide(const Options& opt, Dist dist) {
     else
       return nullptr;
   };
-  DeviceBuffer<Count> d_upfront(kKeyPasses * kDigits);
-  DeviceBuffer<int64_t> d_starts(kKeyPasses * kDigits);
-  const int histogram_grid =
-      resident_grid(kernel_of<upfront_histogram<Key>>, device,
-                    (n / int64_t{16 / sizeof(Key)} + kThreads - 1) / kThreads,
-                    (n + kMaxBlockKeys - 1) / kMaxBlockKeys);
+  UpfrontStarts<Key> upfront(device, n);
   OnesweepState onesweep(n);
   const int64_t tiles = tile_count(n);
   const auto tile_grid = static_cast<unsigned int>(tiles);
@@ -326,16 +366,11 @@ Report run_wide(const Options& opt, Dist dist) {
        kPairs ? "step 5's pass with each key's value staged and written where the key goes"
               : "step 5's pass on 64-bit keys: 8 passes, twice the bytes a key",
        reinterpret_cast<const void*>(pass_kernel), tiles, double(n), [&](BlockCycleSlots slots) {
-         CUDA_CHECK(cudaMemsetAsync(d_upfront.data(), 0, d_upfront.bytes()));
-         kernel_of<upfront_histogram<Key>>
-             <<<histogram_grid, kThreads>>>({}, d_in.data(), n, d_upfront.data());
-         kernel_of<digit_starts<kKeyPasses>>
-             <<<1, kThreads>>>({}, d_upfront.data(), d_starts.data());
+         upfront(d_in.data());
          for (int p = 0; p < kKeyPasses; ++p) {
            pass_kernel<<<tile_grid, kThreads, kSharedBytes>>>(
                p == kKeyPasses - 1 ? slots : BlockCycleSlots{}, keys.src(p), value_src(p), n,
-               p * kDigitBits, d_starts.data() + p * kDigits, onesweep.next_pass(), keys.dst(p),
-               value_dst(p));
+               p * kDigitBits, upfront.starts(p), onesweep.next_pass(), keys.dst(p), value_dst(p));
          }
        }}};
   //! [wide_step]
@@ -368,11 +403,7 @@ Report run_wide(const Options& opt, Dist dist) {
               }
               return checks;
             });
-  const Row& ours = report.rows.front();
-  report.notes.push_back(
-      std::string(kPairs ? "GPairs/s" : "GKeys/s") + " (n / median time): " + ours.name + " " +
-      detail::fixed(double(n) / (ours.ms.median * 1e6), 2) + ", " + report.rows.back().name + " " +
-      detail::fixed(double(n) / (report.rows.back().ms.median * 1e6), 2));
+  report.notes.push_back(rates_note(report, n, kPairs ? "Pairs" : "Keys"));
   report.notes.push_back("bytes per run: n x " + detail::fixed(floor_bytes_per_key, 0) + " (" +
                          std::to_string(kKeyPasses) + " passes, each reading and writing every " +
                          (kPairs ? "key and value" : "8-byte key") +
@@ -420,22 +451,12 @@ Report run_lesson(const Options& opt) {
   DeviceBuffer<uint32_t> d_counts(kDigits * tiles);
   DeviceBuffer<int64_t> d_scanned(kDigits * tiles);
   SinglePassScan<int64_t> matrix_scan(kDigits * tiles);
-  // Steps 3 and 4: the upfront histogram and where each pass's digits start.
-  DeviceBuffer<Count> d_upfront(kPasses * kDigits);
-  DeviceBuffer<int64_t> d_starts(kPasses * kDigits);
-  const int histogram_grid =
-      resident_grid(kernel_of<upfront_histogram<uint32_t>>, device,
-                    (n / 4 + kThreads - 1) / kThreads, (n + kMaxBlockKeys - 1) / kMaxBlockKeys);
+  // Steps 3 to 5: the upfront histogram and where each pass's digits start.
+  UpfrontStarts<uint32_t> upfront(device, n);
   OnesweepState onesweep(n);
   CubSort<uint32_t> cub_sort(d_in.data(), d_out.data(), n);
 
   //! [steps]
-  const auto upfront = [&] {
-    CUDA_CHECK(cudaMemsetAsync(d_upfront.data(), 0, d_upfront.bytes()));
-    kernel_of<upfront_histogram<uint32_t>>
-        <<<histogram_grid, kThreads>>>({}, d_in.data(), n, d_upfront.data());
-    kernel_of<digit_starts<kPasses>><<<1, kThreads>>>({}, d_upfront.data(), d_starts.data());
-  };
   // Each step's launch enqueues the whole sort; the last pass's last kernel records cycles.
   const auto last = [](int pass, int passes, BlockCycleSlots slots) {
     return pass == passes - 1 ? slots : BlockCycleSlots{};
@@ -477,7 +498,7 @@ Report run_lesson(const Options& opt) {
                    "counts apart",
                    reinterpret_cast<const void*>(kernel_of<scatter_upfront>), tiles, double(n),
                    [&](BlockCycleSlots slots) {
-                     upfront();
+                     upfront(d_in.data());
                      for (int p = 0; p < kPasses; ++p) {
                        const int shift = p * kDigitBits;
                        kernel_of<tile_digit_counts>
@@ -485,8 +506,8 @@ Report run_lesson(const Options& opt) {
                        kernel_of<scan_rows>
                            <<<kDigits, kThreads>>>({}, d_counts.data(), tiles, d_scanned.data());
                        kernel_of<scatter_upfront><<<tile_grid, kThreads>>>(
-                           last(p, kPasses, slots), keys.src(p), n, shift,
-                           d_starts.data() + p * kDigits, d_scanned.data(), keys.dst(p));
+                           last(p, kPasses, slots), keys.src(p), n, shift, upfront.starts(p),
+                           d_scanned.data(), keys.dst(p));
                      }
                    }});
   const auto onesweep_step = [&](const std::string& id, std::string teaches, auto kernel) {
@@ -496,10 +517,10 @@ Report run_lesson(const Options& opt) {
                 tiles,
                 double(n),
                 [&, kernel](BlockCycleSlots slots) {
-                  upfront();
+                  upfront(d_in.data());
                   for (int p = 0; p < kPasses; ++p) {
                     kernel<<<tile_grid, kThreads>>>(last(p, kPasses, slots), keys.src(p), n,
-                                                    p * kDigitBits, d_starts.data() + p * kDigits,
+                                                    p * kDigitBits, upfront.starts(p),
                                                     onesweep.next_pass(), keys.dst(p));
                   }
                 }};
@@ -545,19 +566,14 @@ Report run_lesson(const Options& opt) {
         return checks;
       });
 
-  std::string rates;
-  for (const Row& row : report.rows) {
-    rates += (rates.empty() ? "" : ", ") + row.name + " " +
-             detail::fixed(double(n) / (row.ms.median * 1e6), 2);
-  }
-  report.notes.push_back("GKeys/s (n / median time): " + rates);
+  report.notes.push_back(rates_note(report, n, "Keys"));
   report.notes.push_back(
       "bytes per run: n x " + detail::fixed(kFloorBytesPerKey, 0) +
       ", the floor of an LSD sort with 8-bit digits (4 passes, each reading and writing every "
       "4-byte key), for every row: % peak is the share of that floor. Tiles of " +
       std::to_string(kTileKeys) + " keys (" + std::to_string(tiles) + " here), " +
       std::to_string(kThreads) + " threads a block; upfront histogram grid " +
-      std::to_string(histogram_grid) + " blocks");
+      std::to_string(upfront.grid()) + " blocks");
   if (split_runs) {
     report.notes.push_back(
         "sort_split_by_bit moves far more than the floor: 32 passes, each "
