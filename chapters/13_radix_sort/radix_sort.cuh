@@ -150,33 +150,26 @@ template <typename Key>
 constexpr Key kPadKeyOf = ~Key{0};
 constexpr uint32_t kPadKey = kPadKeyOf<uint32_t>;
 
-/// Loads tile @p tile's elements (keys, or step 6's values) in TileKeys' order: each round, a
-/// warp reads 32 consecutive elements; places past the end of the input get @p pad.
-template <typename T>
-__device__ inline void load_rounds(const T* __restrict__ in, int64_t n, int64_t tile, T pad,
-                                   T (&element)[kRounds]) {
+/// Loads tile @p tile's keys in TileKeys' order: each round, a warp reads 32 consecutive keys;
+/// places past the end of the input get kPadKey.
+template <typename Key>
+__device__ inline void load_tile(const Key* __restrict__ in, int64_t n, int shift, int64_t tile,
+                                 TileOf<Key>& keys) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t first = tile * kTileKeys + int64_t{warp} * kWarpKeys + lane;
-  if (n - tile * kTileKeys >= kTileKeys) {  // every tile but the last: no test of the end
+  const int64_t left = n - tile * kTileKeys;
+  if (left >= kTileKeys) {  // every tile but the last: no test of the end per key
 #pragma unroll
-    for (int r = 0; r < kRounds; ++r) element[r] = in[first + r * 32];
+    for (int r = 0; r < kRounds; ++r) keys.key[r] = in[first + r * 32];
   } else {
 #pragma unroll
     for (int r = 0; r < kRounds; ++r) {
       const int64_t i = first + r * 32;
-      element[r] = i < n ? in[i] : pad;
+      keys.key[r] = i < n ? in[i] : kPadKeyOf<Key>;
     }
   }
-}
-
-/// Loads tile @p tile's keys in TileKeys' order; places past the end of the input get kPadKey.
-template <typename Key>
-__device__ inline void load_tile(const Key* __restrict__ in, int64_t n, int shift, int64_t tile,
-                                 TileOf<Key>& keys) {
-  load_rounds(in, n, tile, kPadKeyOf<Key>, keys.key);
-  const int64_t left = n - tile * kTileKeys;
   keys.shift = shift;
-  keys.first = threadIdx.x / 32 * kWarpKeys + threadIdx.x % 32;
+  keys.first = warp * kWarpKeys + lane;
   keys.tile_valid = left < kTileKeys ? static_cast<int>(left) : kTileKeys;
 }
 
@@ -637,7 +630,13 @@ __device__ __forceinline__ void onesweep_early_counts_tile(const Key* __restrict
   TileOf<Key> keys;
   load_tile(in, n, shift, tile, keys);
   Value values[kRounds];  // each key's value, in the keys' order (none for keys alone)
-  if constexpr (kValues) load_rounds(values_in, n, tile, Value{}, values);
+  if constexpr (kValues) {
+    const int64_t first = tile * kTileKeys + int64_t{warp} * kWarpKeys + lane;
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+      values[r] = first + r * 32 < n ? values_in[first + r * 32] : Value{};
+    }
+  }
 
   for (int i = lane; i < kDigits; i += 32) warp_starts[warp][i] = 0;  // the warp's own row
   __syncwarp();
