@@ -15,8 +15,9 @@
  * three distributions: uniform, skewed (one value) and hot (about 90% of the samples in 4
  * bins). Counts are exact for any n: the result is 64-bit, a block's shared counters are 32-bit
  * and the grid is large enough that no block counts 2^31 samples. The bodies are in
- * histogram.cuh. Leaves out: more than 256 bins, several digits in one pass (exercise 12.2,
- * chapter 13's upfront histogram).
+ * histogram.cuh. Leaves out: more bins than a block's shared memory holds as 32-bit counters
+ * (exercise 12.2: 65536 bins of 16-bit samples), several digits in one pass (chapter 13's
+ * upfront histogram).
  */
 #include <algorithm>
 #include <cstdint>

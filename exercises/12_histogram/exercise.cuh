@@ -20,13 +20,12 @@ void range_histogram(const float* d_in, int64_t n, float lo, float hi, int bins,
 //! [exercise_12_1]
 
 //! [exercise_12_2]
-/// Exercise 12.2 (performance): the four digit histograms of the @p n keys at @p d_keys, in one
-/// read of the keys: d_counts[d * 256 + b] (1024 counters, device memory) is the number of keys
-/// whose digit d, bits 8d to 8d + 7, is b. Only enqueues the work on the default stream (the
-/// checker times it): a cudaMemsetAsync may be part of it; no allocation, no copy, no
-/// synchronization.
-/// @pre n >= 1; d_keys is 16-byte aligned (as cudaMalloc returns it).
-void digit_histograms(const uint32_t* d_keys, int64_t n, unsigned long long* d_counts);
+/// Exercise 12.2 (performance): the histogram of the @p n 16-bit samples at @p d_samples in
+/// 65536 bins, one for each value: d_counts[b] (65536 counters, device memory) is the number of
+/// samples equal to b. Only enqueues the work on the default stream (the checker times it): a
+/// cudaMemsetAsync may be part of it; no allocation, no copy, no synchronization.
+/// @pre n >= 1; d_samples is 16-byte aligned (as cudaMalloc returns it).
+void histogram_16bit(const uint16_t* d_samples, int64_t n, unsigned long long* d_counts);
 //! [exercise_12_2]
 
 //! [exercise_12_3]

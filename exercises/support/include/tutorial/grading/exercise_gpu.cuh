@@ -77,7 +77,7 @@ __host__ __device__ inline uint64_t splitmix_value(uint64_t seed, uint64_t i) {
 }
 
 /// out[i] = random_ints(n, seed, lo, lo + span - 1)[i], as an Int (int32_t, or int8_t for
-/// values in [-128, 127]).
+/// values in [-128, 127], uint16_t for values in [0, 65535]).
 template <typename Int>
 __global__ void fill_random_ints_kernel(Int* out, int64_t n, uint64_t seed, int32_t lo,
                                         uint64_t span) {
