@@ -15,9 +15,18 @@ the run says which Python lacks it; `run_chapters` uses the one CMake found
 
     python3 tools/compare.py --bin build/bin --out build/comparison [--n 2^24] [--reps 20]
                              [--profile build/profile/profile.json]
+                             [--replay earlier/comparison.json]
 
 --profile takes tools/profile.py's JSON: the roofline then also shows, for each profiled
-kernel, its intensity counted from the DRAM bytes it really moved (a hollow marker).
+kernel, its intensity counted from the DRAM bytes it really moved (a hollow marker), where the
+profile ran the chapter at the size this comparison did. Sizes are compared as the chapter ran
+them: each option given (--n, --m, --k, in any spelling the chapters take: 16M, 2^24) or else
+its default, which each chapter's --help states.
+
+--replay takes an earlier run's comparison.json and draws from it instead of running anything:
+its roofs, table and reports, with the --profile given now (a GPU run's files redrawn on a
+machine without a GPU). Give the options that run had (--n, --only); --bin is read for each
+chapter's --help alone, for its default sizes.
 
 Exit code: 0 when every chapter verified or was skipped for want of a GPU (77), 1 otherwise,
 also when a chapter's headline names none of its rows. The spread column is the headline row's
@@ -41,10 +50,27 @@ def find_chapters(bin_dir):
                   if p.is_file() and os.access(p, os.X_OK))
 
 
-def takes_size_n(exe):
+def chapter_usage(exe):
+    """What @p exe --help prints (the usage text of tutorial/harness/options.hpp); "" when
+    there is no such program (a replay's chapter that is not built here)."""
+    if not (exe.is_file() and os.access(exe, os.X_OK)):
+        return ""
+    return subprocess.run([str(exe), "--help"], capture_output=True, text=True).stdout
+
+
+def takes_size_n(usage):
     """Matrix chapters take --m --n --k; a lone --n means elements only elsewhere."""
-    usage = subprocess.run([str(exe), "--help"], capture_output=True, text=True).stdout
     return "--m" not in usage
+
+
+def default_sizes(usage):
+    """The default of each size option, as the usage text states it: {'--n': 16777216}, or
+    {'--m': 4096, '--n': 4096, '--k': 4096} for a matrix chapter; {} where it states none."""
+    matmul = re.search(r"\(defaults (\d+), (\d+), (\d+)\)", usage)
+    if matmul:
+        return dict(zip(("--m", "--n", "--k"), map(int, matmul.groups())))
+    elements = re.search(r"--n N +number of elements \(default (\d+)\)", usage)
+    return {"--n": int(elements.group(1))} if elements else {}
 
 
 def run_chapter(exe, extra_args):
@@ -161,6 +187,11 @@ COMPUTE_ROOF = "fp32_peak_gflops"
 REPORT_COMPUTE_ROOFS = [("bf16_tensor_peak_gflops", "10_tensor_cores",
                          "BF16 tensor-core peak (chapter 10's report)")]
 SIZE_OPTIONS = ("--n", "--m", "--k")
+# Each chapter's colour on the roofline, in chapter order: Matplotlib's ten (tab10), then navy
+# and magenta, far from all ten and from each other. The chart is drawn on opaque white, so
+# they read the same on GitHub's light and dark pages.
+CHAPTER_COLORS = [f"tab:{c}" for c in ("blue", "orange", "green", "red", "purple", "brown",
+                                       "pink", "gray", "olive", "cyan")] + ["#000080", "#ff00ff"]
 
 
 def read_profile(path):
@@ -174,16 +205,44 @@ def read_profile(path):
         return None
 
 
+def size_value(text):
+    """A size as the chapters read it (parse_size, tutorial/harness/options.hpp): 4096, 16M
+    (a suffix K, M, G multiplies by 1024, 1024^2, 1024^3) or 2^24; the text itself where it
+    is none of these."""
+    power = re.fullmatch(r"(\d+)\^(\d+)", text)
+    if power:
+        return int(power.group(1)) ** int(power.group(2))
+    scaled = re.fullmatch(r"(\d+)([kKmMgG]?)", text)
+    if scaled:
+        return int(scaled.group(1)) * 1024 ** (" kmg".index(scaled.group(2).lower() or " "))
+    return text
+
+
 def size_options(args):
     """The size options (--n, --m, --k) of an argument list or string, with their values."""
     words = args.split() if isinstance(args, str) else list(args)
     return {w: v for w, v in zip(words, words[1:]) if w in SIZE_OPTIONS}
 
 
-def bytes_moved_by_function(profile, chapter, sizes):
+def sizes_run(args, defaults):
+    """The sizes a chapter runs at with the arguments @p args: each size option given, else its
+    default (@p defaults, from its --help). Sizes given as 4096 and as 4K are the same."""
+    given = {option: size_value(value) for option, value in size_options(args).items()}
+    return dict(defaults, **given)
+
+
+def spelled(sizes):
+    """{'--n': 4096, '--m': 64} -> '--m 64 --n 4096'; {} (defaults unknown) -> 'its defaults'."""
+    order = ("--m", "--n", "--k")
+    return " ".join(f"{option} {sizes[option]}" for option in order
+                    if option in sizes) or "its defaults"
+
+
+def bytes_moved_by_function(profile, chapter, sizes, defaults=None):
     """DRAM bytes (read + written) per profiled kernel function of @p chapter (and per kernel
-    symbol, for rows that carry their kernel's symbol), where the profile ran the chapter at
-    the same sizes as this comparison (@p sizes); {} otherwise.
+    symbol, for rows that carry their kernel's symbol), from the profile's first run of the
+    chapter at the same sizes as this comparison (@p sizes, as sizes_run() gives them, with the
+    chapter's @p defaults); {} where it has none.
 
     tools/profile.py keeps, per kernel, its launch over the whole input. A function profiled
     as several kernels (a reduction's later passes, other element types) counts as the one
@@ -191,12 +250,21 @@ def bytes_moved_by_function(profile, chapter, sizes):
     """
     entry = ((profile or {}).get("chapters") or {}).get(chapter) or {}
     runs = entry.get("runs") or [{}]
-    if entry and size_options(runs[0].get("args", "")) != sizes:
-        print(f"{chapter}: the profile ran it with {runs[0].get('args')!r}, another size than "
-              "this comparison: no measured intensities for it")
+    same = [i for i, run in enumerate(runs)
+            if sizes_run(run.get("args", ""), defaults or {}) == sizes]
+    if entry and not same:
+        given = " and ".join(repr(run.get("args")) for run in runs)
+        profiled = " and ".join(spelled(sizes_run(run.get("args", ""), defaults or {}))
+                                for run in runs)
+        print(f"{chapter}: the profile ran it with {given}, another size than this comparison "
+              f"({profiled} against {spelled(sizes)}): no measured intensities for it")
         return {}
+    # The entry's own "kernels" are its first run's (tools/profile.py; a test's fake profile
+    # may give them there alone).
+    run = same[0] if same else 0
+    kernels = runs[run].get("kernels") or (entry.get("kernels") if run == 0 else None)
     moved = {}
-    for kernel in entry.get("kernels") or runs[0].get("kernels") or []:
+    for kernel in kernels or []:
         metrics = kernel.get("metrics") or {}
         read, written = metrics.get("dram__bytes_read.sum"), metrics.get("dram__bytes_write.sum")
         function = kernel.get("function") or kernel.get("kernel", "").split("<", 1)[0]
@@ -229,11 +297,12 @@ def roofline_point(chapter, report, row):
             "ops_per_byte": intensity, "gops": gops}
 
 
-def roofline_data(roofs, reports, profile, sizes):
+def roofline_data(roofs, reports, profile, sizes, defaults=None):
     """The roofs and the points of the roofline, as numbers (comparison.json's "roofline").
 
     Without the roofs tool, the roofs are the peaks the reports state. @p sizes maps each
-    chapter to the size options it ran with, to match the profile's run.
+    chapter to the sizes it ran at (sizes_run()), @p defaults to its default sizes, to match
+    the profile's run.
     """
     chosen = {key: (roofs or {}).get(key) for key, _, _ in BANDWIDTH_ROOFS}
     chosen[COMPUTE_ROOF] = (roofs or {}).get(COMPUTE_ROOF)
@@ -251,7 +320,8 @@ def roofline_data(roofs, reports, profile, sizes):
     for chapter, report in reports.items():
         if not report:
             continue
-        moved = bytes_moved_by_function(profile, chapter, sizes.get(chapter, {}))
+        moved = bytes_moved_by_function(profile, chapter, sizes.get(chapter, {}),
+                                        (defaults or {}).get(chapter, {}))
         for row in report["rows"]:
             if moved and row.get("symbol") and row["symbol"] not in moved:
                 # The row's kernel ran in the program but not in its profile: another size, or
@@ -274,6 +344,16 @@ def roofline_data(roofs, reports, profile, sizes):
             data[ridge] = {key: chosen[compute] / chosen[key]
                            for key, _, _ in BANDWIDTH_ROOFS if key in chosen}
     return data
+
+
+def chapter_colors(chapters):
+    """Each of @p chapters (in order) its own colour of CHAPTER_COLORS; past the last, they
+    repeat, and a line says which chapters share one."""
+    colors = {c: CHAPTER_COLORS[i % len(CHAPTER_COLORS)] for i, c in enumerate(chapters)}
+    if len(chapters) > len(CHAPTER_COLORS):
+        print(f"(more chapters than colours: {', '.join(chapters[len(CHAPTER_COLORS):])} share "
+              "theirs with earlier chapters; add colours to CHAPTER_COLORS)")
+    return colors
 
 
 def grouped_bars(axis, names, mine, vendor, ylabel):
@@ -310,6 +390,25 @@ def draw_chart(lines, path, plt):
     print(f"chart: {path}")
 
 
+def separate_labels(fig, labels):
+    """Moves a headline's label that would print over an earlier one (03 and 06 stand close):
+    to the other side of its point, else up, a line at a time. The figure's layout is final."""
+    renderer = fig.canvas.get_renderer()
+    placed = []
+    for label in labels:
+        x, y = label.xyann
+        for step in range(8):
+            for dx in (x, -10 - x):  # this side, then the other: -18 <-> 8
+                label.xyann = (dx, y + step * 12)
+                box = label.get_window_extent(renderer)
+                if not any(box.overlaps(other) for other in placed):
+                    break
+            else:
+                continue
+            break
+        placed.append(box)
+
+
 def draw_roofline(roofline, path, plt):
     """Every row against the roofs, log-log (docs/roofline.md)."""
     from matplotlib.lines import Line2D
@@ -333,7 +432,8 @@ def draw_roofline(roofline, path, plt):
             axis.axhline(roofs[key], color="black", linestyle=":",
                          label=f"{label}: {roofs[key]:.0f} GFLOP/s (BF16 FLOP points)")
     chapters = sorted({p["chapter"] for p in points})
-    colors = {c: plt.get_cmap("tab10")(i % 10) for i, c in enumerate(chapters)}
+    colors = chapter_colors(chapters)
+    labels = []
     for p in points:
         color, marker = colors[p["chapter"]], "s" if p["vendor"] else "o"
         size = 110 if p["headline"] else 30
@@ -341,8 +441,12 @@ def draw_roofline(roofline, path, plt):
                      edgecolors="black" if p["headline"] else "none")
         if p["headline"]:
             left = chapters.index(p["chapter"]) % 2  # chapters at one intensity: alternate sides
-            axis.annotate(p["chapter"][:2], (p["ops_per_byte"], p["gops"]), fontweight="bold",
-                          textcoords="offset points", xytext=(-18 if left else 8, 4))
+            # On a white patch above the markers: another chapter's may pass under it.
+            labels.append(axis.annotate(
+                p["chapter"][:2], (p["ops_per_byte"], p["gops"]), fontweight="bold",
+                textcoords="offset points", xytext=(-18 if left else 8, 4), zorder=4,
+                bbox=dict(boxstyle="square,pad=0.05", facecolor="white", edgecolor="none",
+                          alpha=0.8)))
         if "measured_ops_per_byte" in p:
             axis.plot([p["ops_per_byte"], p["measured_ops_per_byte"]], [p["gops"]] * 2,
                       color=color, linewidth=0.8, zorder=2)
@@ -369,7 +473,8 @@ def draw_roofline(roofline, path, plt):
     axis.set_title("Roofline: every kernel of every chapter")
     axis.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    separate_labels(fig, labels)
+    fig.savefig(path, dpi=100, facecolor="white")  # opaque: readable on a dark page too
     plt.close(fig)
     print(f"roofline: {path}")
 
@@ -417,6 +522,14 @@ def draw_charts(lines, roofline, out):
         draw_roofline(roofline, out / "roofline.png", plt)
 
 
+def replayed(path, only):
+    """The roofs, table lines and reports of an earlier run's comparison.json (--replay), of
+    the chapters in @p only (all where it is empty)."""
+    saved = json.loads(pathlib.Path(path).read_text())
+    lines = [l for l in saved["table"] if not only or l["chapter"][:2] in only]
+    return saved["roofs"], lines, {l["chapter"]: saved["reports"][l["chapter"]] for l in lines}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", required=True, help="folder of the chNN_* executables")
@@ -425,27 +538,45 @@ def main():
     parser.add_argument("--reps", help="timed repetitions per variant")
     parser.add_argument("--only", nargs="*", help="chapter numbers to run (default: all)")
     parser.add_argument("--profile", help="tools/profile.py's profile.json, for the roofline")
+    parser.add_argument("--replay", metavar="COMPARISON_JSON",
+                        help="draw from an earlier run's comparison.json instead of running")
     args = parser.parse_args()
 
-    chapters = [c for c in find_chapters(args.bin) if not args.only or c.name[2:4] in args.only]
-    if not chapters:
-        sys.exit(f"no chapter executables in {args.bin}: build first")
-    roofs = run_roofs(args.bin)
-    lines, reports, sizes, previous, failed = [], {}, {}, None, False
-    for exe in chapters:
+    if args.replay:
+        roofs, lines, reports = replayed(args.replay, args.only)
+        names = [l["chapter"] for l in lines]
+        print(f"replay of {args.replay}: {len(names)} chapters, nothing run but their --help")
+    else:
+        chapters = [c for c in find_chapters(args.bin)
+                    if not args.only or c.name[2:4] in args.only]
+        if not chapters:
+            sys.exit(f"no chapter executables in {args.bin}: build first")
+        roofs = run_roofs(args.bin)
+        lines, reports, names = [], {}, [exe.name[2:] for exe in chapters]
+    sizes, defaults, previous, failed = {}, {}, None, False
+    for name in names:
+        exe = pathlib.Path(args.bin) / f"ch{name}"
+        usage = chapter_usage(exe)
+        if not exe.is_file():  # a replay's chapter
+            print(f"({exe} is not built here: {name}'s default sizes are unknown, and its "
+                  "profile must name the same size options as this comparison)")
         extra = ["--reps", args.reps] if args.reps else []
-        if args.n and takes_size_n(exe):
+        if args.n and takes_size_n(usage):
             extra += ["--n", args.n]
-        name = exe.name[2:]
-        sizes[name] = size_options(extra)
-        code, report = run_chapter(exe, extra)
-        print()
-        line = summarize(name, code, report, previous)
+        defaults[name] = default_sizes(usage)
+        sizes[name] = sizes_run(extra, defaults[name])
+        if args.replay:
+            line = next(l for l in lines if l["chapter"] == name)
+            code = line["exit_code"]
+        else:
+            code, report = run_chapter(exe, extra)
+            print()
+            line = summarize(name, code, report, previous)
+            lines.append(line)
+            reports[name] = report
+            if "kernel" in line:
+                previous = line
         failed |= code not in (0, SKIPPED) or line["status"].startswith("ERROR")
-        lines.append(line)
-        reports[name] = report
-        if "kernel" in line:
-            previous = line
 
     print_table(lines)
     builds = {l["build_type"] for l in lines if l.get("build_type")} - {"Release"}
@@ -454,7 +585,7 @@ def main():
               "with a Release build's")
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    roofline = roofline_data(roofs, reports, read_profile(args.profile), sizes)
+    roofline = roofline_data(roofs, reports, read_profile(args.profile), sizes, defaults)
     for line in roofline["unmatched_kernels"]:
         print(f"ERROR: {line}")
         failed = True

@@ -2,7 +2,8 @@
 """tools/compare.py's roofs, cyc/elem column, roofline numbers and charts, on fake chapters.
 
     compare_roofline_test.py rates    # three chapters with rates (one states a tensor-core peak),
-                                      # a roofs tool and a profile
+                                      # a roofs tool and a profile; then the same at another
+                                      # --n, and a replay of the first run's comparison.json
     compare_roofline_test.py skipped  # every program exits 77 (no GPU): no chart at all
     compare_roofline_test.py cpu_only # chapter 01 measures on the CPU, every GPU program exits
                                       # 77: no chart of chapter 01 alone
@@ -12,6 +13,7 @@ given (through TUTORIAL_REPORT_JSON), the roofs tool prints its JSON. "rates" ch
 against values worked out by hand below, then runs again with matplotlib hidden; the image
 checks are skipped where matplotlib is not installed.
 """
+import importlib.util
 import json
 import os
 import pathlib
@@ -32,7 +34,13 @@ sys.exit({code})
 PNG = b"\x89PNG"
 
 
-def fake(folder, name, report=None, stdout="", code=0, usage="usage: fake [--n N]"):
+# The usage texts of tutorial/harness/options.hpp, with the defaults compare.py reads.
+USAGE_N = "usage: fake [--n N] [--reps R]\n  --n N       number of elements (default 16777216)\n"
+USAGE_MNK = ("usage: fake [--m M] [--n N] [--k K] [--reps R]\n"
+             "  --m M, --n N, --k K  C (MxN) = A (MxK) * B (KxN)   (defaults 4096, 4096, 4096)\n")
+
+
+def fake(folder, name, report=None, stdout="", code=0, usage=USAGE_N):
     path = pathlib.Path(folder) / name
     path.write_text(FAKE.format(python=sys.executable, usage=usage, report=report,
                                 stdout=stdout, code=code))
@@ -65,12 +73,13 @@ MATMUL = report("07_fake_matmul", "GFLOP/s", 300.0, "FLOP", "matmul_fake (16x16)
     row("cublasSgemm (FP32)", 40000.0, 70.0, 0.25, vendor=True)])
 # Chapter 10's report states the BF16 tensor-core peak: the roofline's second compute roof.
 TENSOR = dict(report("10_tensor_cores", "GFLOP/s", 1000.0, "FLOP", "wgmma_fake", [
-    row("wgmma_fake", 700000.0, 70.0, 0.2),
+    row("wgmma_fake", 700000.0, 70.0, 0.2, symbol="_Z10wgmma_fakev"),
     row("cublasGemmEx (BF16, FP32 accumulate)", 750000.0, 75.0, 0.19, vendor=True)]),
     peak_rate=1000000.0)
 TENSOR_ROOF = {"bf16_tensor_peak_gflops": 1000000.0}
 # One kernel of each chapter profiled; chapter 02's profile ran at another size than the
-# comparison (which passes no --n), so its bytes must not be used.
+# comparison (which passes no --n: 2^24 by its --help), so its bytes must not be used. Chapter
+# 10's names its default size, 4096^3, which is the comparison's: its bytes must be used.
 PROFILE = {"chapters": {
     "02_fake_sum": {"runs": [{"args": "--n 1M --reps 1"}], "kernels": [
         {"kernel": "reduce_other<int>", "function": "reduce_other", "launches": 2,
@@ -84,17 +93,22 @@ PROFILE = {"chapters": {
         {"kernel": "matmul_fake<32>", "symbol": "_Z11matmul_fakeILi32EEvv",
          "function": "matmul_fake", "launches": 3,
          "metrics": {"dram__bytes_read.sum": 8e8, "dram__bytes_write.sum": 2e8}},
-        {"kernel": "matmul_unlisted", "launches": 1, "metrics": {}}]}}}
+        {"kernel": "matmul_unlisted", "launches": 1, "metrics": {}}]},
+    "10_tensor_cores": {"runs": [{"args": "--m 4096 --n 4096 --k 4K --reps 1"}], "kernels": [
+        {"kernel": "wgmma_fake", "symbol": "_Z10wgmma_fakev", "function": "wgmma_fake",
+         "launches": 1, "metrics": {"dram__bytes_read.sum": 2.4e8,
+                                    "dram__bytes_write.sum": 4e7}}]}}}
 # Where each row must land: x = operations per byte, y = G operations/s (GB/s x x for a GB/s
 # chapter, the rate itself for GFLOP/s); the profiled matmul_fake did 5000e9 x 2e-3 = 1e10
-# FLOP over 4e8 + 1e8 bytes: 20 FLOP/B.
+# FLOP over 4e8 + 1e8 bytes: 20 FLOP/B; wgmma_fake 700000e9 x 0.2e-3 = 1.4e11 FLOP over
+# 2.4e8 + 4e7 bytes: 500 FLOP/B.
 WANT = {("02_fake_sum", "reduce_fake"): (0.25, 250.0, None),
         ("02_fake_sum", "reduce_other, 2 blocks"): (0.25, 125.0, None),
         ("02_fake_sum", "cub::DeviceReduce::Sum"): (0.25, 500.0, None),
         ("07_fake_matmul", "matmul_fake (16x16)"): (300.0, 5000.0, 20.0),
         ("07_fake_matmul", "cublasFake (TF32)"): (300.0, 90000.0, None),
         ("07_fake_matmul", "cublasSgemm (FP32)"): (300.0, 40000.0, None),
-        ("10_tensor_cores", "wgmma_fake"): (1000.0, 700000.0, None),
+        ("10_tensor_cores", "wgmma_fake"): (1000.0, 700000.0, 500.0),
         ("10_tensor_cores", "cublasGemmEx (BF16, FP32 accumulate)"): (1000.0, 750000.0, None)}
 
 
@@ -118,6 +132,26 @@ def check_cycles_column(stdout):
     end = header.index("cyc/elem") + len("cyc/elem")
     cells = {l.split()[0]: l[end - 10:end].strip() for l in rows}
     assert cells == {"02_fake_sum": "1.23", "07_fake_matmul": "12.50"}, cells
+
+
+def load_compare():
+    """tools/compare.py as a module, for its functions."""
+    spec = importlib.util.spec_from_file_location("compare", COMPARE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_colors():
+    """Every chapter on the chart has its own colour: the eleven of the GPU suite's chart (02
+    to 10, 12, 13), and as many as CHAPTER_COLORS holds."""
+    compare = load_compare()
+    suite = [f"{n:02d}_chapter" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13)]
+    for chapters in (suite, [f"c{i}" for i in range(len(compare.CHAPTER_COLORS))]):
+        colors = compare.chapter_colors(chapters)
+        assert len(set(colors.values())) == len(chapters), colors
+    assert compare.size_value("2^24") == compare.size_value("16M") == 16777216
+    assert compare.size_value("4K") == compare.size_value("4096") == 4096
 
 
 def check_roofline(data):
@@ -155,15 +189,38 @@ def test_rates(tmp):
     bin_dir.mkdir()
     fake(bin_dir, "roofs", stdout=json.dumps(ROOFS))
     fake(bin_dir, "ch02_fake_sum", SUM)
-    fake(bin_dir, "ch07_fake_matmul", MATMUL, usage="usage: fake [--m M] [--n N] [--k K]")
-    fake(bin_dir, "ch10_tensor_cores", TENSOR, usage="usage: fake [--m M] [--n N] [--k K]")
+    fake(bin_dir, "ch07_fake_matmul", MATMUL, usage=USAGE_MNK)
+    fake(bin_dir, "ch10_tensor_cores", TENSOR, usage=USAGE_MNK)
     profile = tmp / "profile.json"
     profile.write_text(json.dumps(PROFILE))
     stdout, data = run_compare(str(bin_dir), str(out), "--profile", str(profile))
     assert "roofs: DRAM 3000 GB/s peak, 2700 measured; L2 6000 GB/s measured" in stdout, stdout
-    assert "02_fake_sum: the profile ran it with '--n 1M --reps 1'" in stdout, stdout
+    assert ("02_fake_sum: the profile ran it with '--n 1M --reps 1', another size than this "
+            "comparison (--n 1048576 against --n 16777216)") in stdout, stdout
+    assert "10_tensor_cores: the profile" not in stdout, stdout
     check_cycles_column(stdout)
     check_roofline(data)
+    check_colors()
+
+    # At --n 2^20, the size chapter 02's profile ran (1M): its bytes are used, 5e8 for
+    # reduce_other's 500 GB/s x 1 ms x 1/4 add/B = 1.25e8 adds: 1/4 add/B.
+    _, other = run_compare(str(bin_dir), str(tmp / "n2p20"), "--profile", str(profile),
+                           "--n", "2^20")
+    points = {(p["chapter"], p["row"]): p for p in other["roofline"]["points"]}
+    assert close(points[("02_fake_sum", "reduce_other, 2 blocks")].get(
+        "measured_ops_per_byte"), 0.25), points
+
+    # A replay of the first run's comparison.json, with the same profile, runs no chapter (these
+    # fail if run; their --help still states the defaults) and writes the same comparison.json.
+    replay_bin = tmp / "replay_bin"
+    replay_bin.mkdir()
+    fake(replay_bin, "roofs", code=3)
+    fake(replay_bin, "ch02_fake_sum", code=3)
+    fake(replay_bin, "ch07_fake_matmul", code=3, usage=USAGE_MNK)
+    fake(replay_bin, "ch10_tensor_cores", code=3, usage=USAGE_MNK)
+    stdout, replay = run_compare(str(replay_bin), str(tmp / "replay"), "--profile", str(profile),
+                                 "--replay", str(out / "comparison.json"))
+    assert replay == data, "the replay wrote another comparison.json"
     if has_matplotlib():
         for image in ("comparison.png", "roofline.png"):
             assert (out / image).read_bytes()[:4] == PNG, f"{image} is not a PNG"
