@@ -1,13 +1,14 @@
 /**
  * @file chapters/10_tensor_cores/hopper_ptx.cuh
- * @brief The PTX of steps 3-5 of chapter 10, one small wrapper per instruction:
- *        TMA's tiled copies, wgmma and its shared-memory descriptors, setmaxnreg (and, through
- *        mbarrier.cuh, the mbarriers).
+ * @brief The PTX of steps 3-6 of chapter 10, one small wrapper per instruction: TMA's tiled
+ *        copies (and their multicast to a cluster), wgmma and its shared-memory descriptors,
+ *        setmaxnreg (and, through mbarrier.cuh, the mbarriers).
  *
  * The tiled TMA copy (cp.async.bulk.tensor, one block's own) and the mbarrier's byte count
- * (expect_tx) are plain sm_90 PTX, also on later GPUs; setmaxnreg needs an architecture-specific
- * target (sm_90a, and sm_100a, sm_120a and their families after it); wgmma exists in sm_90a
- * alone (Blackwell multiplies with tcgen05 instead). Every step here needs wgmma, so all of it
+ * (expect_tx) are plain sm_90 PTX, also on later GPUs; its multicast to the blocks of a cluster
+ * (step 6) and setmaxnreg need an architecture-specific target (sm_90a, and sm_100a, sm_120a
+ * and their families after it); wgmma exists in sm_90a alone (Blackwell multiplies with tcgen05
+ * instead). Every step here needs wgmma, so all of it
  * is compiled only where __CUDA_ARCH_FEAT_SM90_ALL (sm_90a code) is defined.
  *
  * The mbarrier wrappers are in mbarrier.cuh (plain sm_90, which exercise 10.4 uses too). The
@@ -46,6 +47,27 @@ __device__ inline void tma_load_2d(void* destination, const CUtensorMap* map, in
                                   map, coordinates, bar);
 }
 //! [tma_load]
+
+//! [tma_load_multicast]
+/**
+ * @brief tma_load_2d() for a whole cluster: one copy from global memory lands at the same
+ *        offset @p destination in the shared memory of every block of the cluster whose bit is
+ *        set in @p blocks (bit r = the block of rank r), and each counts the bytes on its own
+ *        mbarrier at @p bar's offset.
+ *
+ * The box is read from L2 once and delivered to every block in the mask
+ * (cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+ * .multicast::cluster). Each block's barrier must expect these bytes: the block's own copies
+ * and the ones its peers multicast into it.
+ */
+__device__ inline void tma_load_2d_multicast(void* destination, const CUtensorMap* map,
+                                             int32_t inner, int32_t outer, uint64_t* bar,
+                                             uint16_t blocks) {
+  const int32_t coordinates[2] = {inner, outer};
+  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, destination,
+                                  map, coordinates, bar, blocks);
+}
+//! [tma_load_multicast]
 
 //! [descriptor]
 /**

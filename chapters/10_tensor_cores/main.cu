@@ -10,11 +10,14 @@
  * capability 9.0), tiles copied by TMA into 128-byte swizzled stages guarded by mbarriers and
  * multiplied by wgmma on whole warpgroups, then the same with warp specialization (a producer
  * warpgroup, two consumers, setmaxnreg), then that pipeline in a persistent grid (a block
- * per SM, the next tile loading while the last is stored). On any other GPU or build, those
- * three steps are skipped and the report says why.
- * Leaves out: thread block clusters and TMA multicast, a shared-memory epilogue (C is stored
- * from the registers), FP8, and any shape that is not padded to 128.
+ * per SM, the next tile loading while the last is stored), then in thread-block clusters of two
+ * whose blocks share B's tile through TMA multicast. On any other GPU or build, those four
+ * steps are skipped and the report says why. --only times chosen steps alone (next to cuBLAS),
+ * to compare two steps a few percent apart in processes of their own.
+ * Leaves out: a shared-memory epilogue (C is stored from the registers), FP8, and any shape
+ * that is not padded to 128.
  */
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,7 +42,7 @@ const ChapterInfo kChapter{"10_tensor_cores",
                            "tensor cores: BF16 matrix multiply with WMMA, mma.sync, TMA and wgmma",
                            "wgmma_persistent"};
 
-/// The chapter's steps on @p run's matrices, in the page's order. Steps 3-5 are left out where
+/// The chapter's steps on @p run's matrices, in the page's order. Steps 3-6 are left out where
 /// @p device or this build cannot run them, and a line of @p notes says why; steps 1-2 say what
 /// they need (Step::needs), and the runner skips them where that is missing.
 std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& device,
@@ -73,10 +76,44 @@ std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& devi
                                "the last is stored",
                                run, persistent_kernel, persistent, kSpecializedThreads));
     notes.push_back(persistent_grid_note(persistent, tiles, device.sm_count));
+    const int64_t resident = resident_clusters();
+    const int64_t clusters = std::min(cluster_tiles(m, n), resident);
+    steps.push_back(cluster_step("wgmma_cluster_multicast",
+                                 "clusters of two blocks, tiles one above the other: each copies "
+                                 "half of B's tile, TMA multicasts it into both",
+                                 run, clusters));
+    notes.push_back("wgmma_cluster_multicast: " + std::to_string(clusters) + " clusters of " +
+                    std::to_string(kClusterBlocks) + " blocks (" + std::to_string(resident) +
+                    " fit at once), each taking cluster tiles of 256 x 256 of C, " +
+                    std::to_string(cluster_tiles(m, n)) + " in all");
   } else {
     notes.push_back(kWgmmaSkipped);
   }
   return steps;
+}
+
+/// The steps of @p steps whose ids --only names (@p only: ids separated by commas, or "all").
+/// @throws UsageError for an id that is not a step of the chapter.
+std::vector<Step> only_steps(std::vector<Step> steps, const std::string& only) {
+  if (only == "all") return steps;
+  std::vector<std::string> ids;
+  for (size_t begin = 0; begin <= only.size();) {
+    const size_t end = std::min(only.find(',', begin), only.size());
+    ids.push_back(only.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  std::string known;
+  for (const Step& step : steps) known += (known.empty() ? "" : ", ") + step.id;
+  for (const std::string& id : ids) {
+    if (find_step(steps, id) == nullptr) {
+      throw UsageError("--only: no step '" + id + "' here (the steps: " + known + ")");
+    }
+  }
+  std::vector<Step> chosen;
+  for (Step& step : steps) {
+    if (std::find(ids.begin(), ids.end(), step.id) != ids.end()) chosen.push_back(std::move(step));
+  }
+  return chosen;
 }
 
 Report run_lesson(const Options& opt) {
@@ -99,7 +136,8 @@ Report run_lesson(const Options& opt) {
                         (2.0 * double(m) * k + 2.0 * double(k) * n + 4.0 * double(m) * n);
   report.notes.push_back(describe_tensor_peak(device));
   const std::vector<Step> steps =
-      steps_that_run_here(lesson_steps(run, device, report.notes), device, report.notes);
+      steps_that_run_here(only_steps(lesson_steps(run, device, report.notes), opt.value("--only")),
+                          device, report.notes);
 
   // cuBLAS and each step checked on a poisoned C, then all timed in the same run.
   Timer timer(device);
@@ -122,5 +160,12 @@ Report run_lesson(const Options& opt) {
 
 int main(int argc, char** argv) {
   // 4096^3: the size of the page's table and of the chapter's target.
-  return run_main(argc, argv, matmul_spec(kChapter.program(), 4096, 10), run_lesson);
+  OptionSpec spec = matmul_spec(kChapter.program(), 4096, 10);
+  // Two steps a few percent apart: run each alone, in turn, in processes of their own (the page's
+  // step 6 does), since a step's time moves with its place in the run and between processes.
+  spec.extra.push_back({"--only", "IDS",
+                        "check and time only these steps (ids, separated by commas) next to "
+                        "cuBLAS",
+                        "all"});
+  return run_main(argc, argv, spec, run_lesson);
 }

@@ -1,8 +1,8 @@
 /**
  * @file chapters/10_tensor_cores/mbarrier.cuh
- * @brief The mbarrier wrappers of chapter 10 (steps 3-5), which exercise 10.4 uses too: init,
- *        the fences that publish a new barrier, arrivals (one per warp, or one that also
- *        expects copied bytes) and the parity wait.
+ * @brief The mbarrier wrappers of chapter 10 (steps 3-6), which exercise 10.4 uses too: init,
+ *        the fences that publish a new barrier, arrivals (one per warp, on this block's barrier
+ *        or on a cluster peer's, or one that also expects copied bytes) and the parity wait.
  *
  * All of it is plain sm_90 PTX (mbarrier.try_wait.parity, expect_tx, elect.sync), which later
  * GPUs run too: compiled wherever __CUDA_ARCH__ >= 900, not only in sm_90a code. Each wrapper
@@ -82,6 +82,29 @@ __device__ inline void mbarrier_wait(const uint64_t* bar, uint32_t parity) {
   }
 }
 //! [mbarrier]
+
+//! [mbarrier_in_block]
+/// mbarrier_arrive_per_warp() on the barrier at @p bar's offset in the shared memory of block
+/// @p block_rank of the cluster (this block's own rank too): mapa turns the offset into that
+/// block's address in the cluster's shared window (mbarrier.arrive.shared::cluster). Chapter
+/// 10's step 6: a stage that a peer's copy filled goes back to that peer too. The arrival keeps
+/// the default semantics, a release at CTA scope, as CUTLASS's ClusterBarrier does: what it
+/// announces is that wgmma has read the stage, which wgmma_wait() already made sure of. A
+/// release at cluster scope (.release.cluster) would also wait until the warp's earlier stores
+/// of C are visible to the whole cluster: measured, it made step 6 twice as slow.
+__device__ inline void mbarrier_arrive_per_warp_in_block(uint64_t* bar, uint32_t block_rank) {
+  asm volatile(
+      "{\n"
+      ".reg .pred leader;\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "elect.sync _|leader, 0xffffffff;\n"
+      "@leader mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(shared_address(bar)),
+      "r"(block_rank)
+      : "memory");
+}
+//! [mbarrier_in_block]
 
 #endif
 

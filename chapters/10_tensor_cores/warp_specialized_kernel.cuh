@@ -32,15 +32,33 @@ static_assert(kWarpgroupThreads * (kProducerRegisters + kConsumerWarpgroups * kC
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /// Thread 0: makes each stage's "full" barrier wait for the producer's one arrival (and its
-/// bytes), and each "empty" barrier for one arrival per consumer warp.
+/// bytes), and each "empty" barrier for one arrival per consumer warp of each of the
+/// @p kSharingBlocks blocks whose consumers read what this block's producer copies (step 6's
+/// cluster: 2; else 1).
+template <int kSharingBlocks = 1>
 __device__ inline void init_stage_barriers(uint64_t (&full)[kWgStages],
                                            uint64_t (&empty)[kWgStages]) {
   constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;
   for (int s = 0; s < kWgStages; ++s) {
     mbarrier_init(&full[s], 1);  // the producer's arrive_expect_bytes
-    mbarrier_init(&empty[s], kConsumerWarps);
+    mbarrier_init(&empty[s], kConsumerWarps * kSharingBlocks);
   }
   mbarrier_init_fence();
+}
+
+/// A consumer warp hands a stage back: one arrival on its "empty" barrier @p empty; in a
+/// cluster of @p kClusterBlocks blocks (step 6), on that barrier in every block of the cluster,
+/// since every block's producer copied part of the stage.
+template <int kClusterBlocks = 1>
+__device__ inline void release_stage(uint64_t* empty) {
+  if constexpr (kClusterBlocks == 1) {
+    mbarrier_arrive_per_warp(empty);
+  } else {
+#pragma unroll
+    for (uint32_t block = 0; block < kClusterBlocks; ++block) {
+      mbarrier_arrive_per_warp_in_block(empty, block);
+    }
+  }
 }
 
 //! [produce_tile]
@@ -53,6 +71,7 @@ __device__ inline void init_stage_barriers(uint64_t (&full)[kWgStages],
  * parity (r + 1) % 2, the round's own flipped. On round 0 that is the phase "before" a new
  * barrier's first, which does not wait.
  */
+template <int kClusterBlocks = 1>
 __device__ inline void produce_tile(const WgmmaStages& stages, uint64_t (&full)[kWgStages],
                                     uint64_t (&empty)[kWgStages], const CUtensorMap* a_map,
                                     const CUtensorMap* b_map, int64_t steps, int64_t row0,
@@ -61,7 +80,12 @@ __device__ inline void produce_tile(const WgmmaStages& stages, uint64_t (&full)[
     const RingPosition here = ring.at(s);
     const int stage = here.stage();
     mbarrier_wait(&empty[stage], (here.parity() + 1) % 2);
-    load_stage(stages, stage, &full[stage], a_map, b_map, s, row0, col0);
+    if constexpr (kClusterBlocks == 1) {
+      load_stage(stages, stage, &full[stage], a_map, b_map, s, row0, col0);
+    } else {
+      load_stage_sharing_b<kClusterBlocks>(stages, stage, &full[stage], a_map, b_map, s, row0,
+                                           col0);
+    }
   }
   ring.advance(steps);
 }
@@ -79,6 +103,7 @@ __device__ inline void produce_tile(const WgmmaStages& stages, uint64_t (&full)[
  * stage goes back too, so that a persistent block's producer can fill it with the next tile
  * while C is stored (with one tile per block, nobody waits for that last release).
  */
+template <int kClusterBlocks = 1>
 __device__ inline void consume_tile(float (&d)[kWgAccumulators], const WgmmaStages& stages,
                                     uint64_t (&full)[kWgStages], uint64_t (&empty)[kWgStages],
                                     uint32_t a_rows, int64_t steps, RingPosition& ring) {
@@ -89,11 +114,11 @@ __device__ inline void consume_tile(float (&d)[kWgAccumulators], const WgmmaStag
     multiply_stage(d, stages.a(stage) + a_rows, stages.b(stage));
     wgmma_wait<1>();  // this warp's wgmma of the previous step are done: hand its stage back
     keep_accumulators(d);
-    if (s >= 1) mbarrier_arrive_per_warp(&empty[(ring.use + s - 1) % kWgStages]);
+    if (s >= 1) release_stage<kClusterBlocks>(&empty[(ring.use + s - 1) % kWgStages]);
   }
   wgmma_wait<0>();
   keep_accumulators(d);
-  mbarrier_arrive_per_warp(&empty[(ring.use + steps - 1) % kWgStages]);
+  release_stage<kClusterBlocks>(&empty[(ring.use + steps - 1) % kWgStages]);
   ring.advance(steps);
 }
 //! [consume_tile]

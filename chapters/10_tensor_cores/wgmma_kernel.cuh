@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda.h>
 #include <cuda_bf16.h>
 
@@ -45,7 +46,7 @@ struct WgmmaStage {
 constexpr uint32_t kWgStageBytes = sizeof(WgmmaStage);
 /// Where B's tile starts in a stage.
 constexpr uint32_t kWgBOffset = offsetof(WgmmaStage, b);
-/// Dynamic shared memory of steps 3-5: the stages, and room to align them to 1024 bytes (CUDA
+/// Dynamic shared memory of steps 3-6: the stages, and room to align them to 1024 bytes (CUDA
 /// promises the dynamic part only 16-byte alignment).
 constexpr int kWgSharedBytes = int(kWgStages * sizeof(WgmmaStage) + kSwizzleAtomBytes);
 /// A consumer warpgroup's rows of A start this many bytes into A's tile per warpgroup before it.
@@ -111,6 +112,30 @@ __device__ inline void load_stage(const WgmmaStages& stages, int stage, uint64_t
   tma_load_2d(stages.tiles[stage].b, b_map, k0, int32_t(col0), full);
 }
 //! [load_stage]
+
+//! [load_stage_sharing_b]
+/**
+ * @brief Step 6's load_stage(), in a cluster of @p kClusterBlocks blocks whose tiles share
+ *        their columns of C (the same B tile, different rows of A): this block copies its own
+ *        A tile, and 1 / kClusterBlocks of the B tile, which TMA multicasts into every block's
+ *        stage. Each block's @p full barrier expects a whole stage: its A, and B from all.
+ * @pre @p b_map's boxes are kWgBlockN / kClusterBlocks rows (a multiple of 8: each block's
+ *      part of B starts where the 128-byte swizzle pattern does).
+ */
+template <int kClusterBlocks>
+__device__ inline void load_stage_sharing_b(const WgmmaStages& stages, int stage, uint64_t* full,
+                                            const CUtensorMap* a_map, const CUtensorMap* b_map,
+                                            int64_t step, int64_t row0, int64_t col0) {
+  constexpr int kPartRows = kWgBlockN / kClusterBlocks;
+  static_assert(kPartRows * kWgDepth * 2 % kSwizzleAtomBytes == 0, "parts start on the pattern");
+  const uint32_t rank = cooperative_groups::this_cluster().block_rank();
+  mbarrier_arrive_expect_bytes(full, kWgStageBytes);
+  const auto k0 = int32_t(step * kWgDepth);
+  tma_load_2d(stages.tiles[stage].a, a_map, k0, int32_t(row0), full);
+  tma_load_2d_multicast(stages.tiles[stage].b + rank * kPartRows * kWgDepth, b_map, k0,
+                        int32_t(col0 + rank * kPartRows), full, (1u << kClusterBlocks) - 1);
+}
+//! [load_stage_sharing_b]
 
 //! [multiply_stage]
 /// The warpgroup: d += (its 64 rows of A's tile at @p a_tile) x (B's tile at @p b_tile), four

@@ -1,7 +1,8 @@
 /**
  * @file chapters/10_tensor_cores/wgmma_steps.cuh
- * @brief Steps 3-5 from the host: whether they can run here, their tensor maps and their
- *        launches (dynamic shared memory beyond 48 KiB), as steps of the chapter's table.
+ * @brief Steps 3-6 from the host: whether they can run here, their tensor maps and their
+ *        launches (dynamic shared memory beyond 48 KiB; step 6 in clusters), as steps of the
+ *        chapter's table.
  */
 #pragma once
 
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "bf16_matmul.cuh"
+#include "cluster_kernel.cuh"
 #include "persistent_kernel.cuh"
 #include "tensor_map.cuh"
 #include "tutorial/harness/cuda_check.cuh"
@@ -23,12 +25,12 @@
 
 namespace chapter10 {
 
-/// Why steps 3-5 may not run: what the report says when they are skipped.
+/// Why steps 3-6 may not run: what the report says when they are skipped.
 constexpr const char* kWgmmaSkipped =
-    "wgmma_tma, wgmma_warp_specialized and wgmma_persistent skipped: TMA, wgmma and setmaxnreg "
-    "need an sm_90a build and a compute capability 9.0 GPU (Hopper)";
+    "wgmma_tma, wgmma_warp_specialized, wgmma_persistent and wgmma_cluster_multicast skipped: "
+    "TMA, wgmma and setmaxnreg need an sm_90a build and a compute capability 9.0 GPU (Hopper)";
 
-/// Whether this binary holds the sm_90a code of steps 3-5 (CMake defines TUTORIAL_SM90A
+/// Whether this binary holds the sm_90a code of steps 3-6 (CMake defines TUTORIAL_SM90A
 /// when its architecture list has 9.0) and @p device can run it. sm_90a code runs on compute
 /// capability 9.0 only: no later GPU takes it, and PTX compiled without the "a" features
 /// holds empty kernels.
@@ -52,7 +54,7 @@ inline std::string persistent_grid_note(int64_t blocks, int64_t tiles, int sm_co
          ", ... of the " + std::to_string(tiles);
 }
 
-/// The signature steps 3-5 share, as the harness launches them (clocked_kernel's TMA form):
+/// The signature steps 3-6 share, as the harness launches them (clocked_kernel's TMA form):
 /// the slots, the tensor maps of A and of B's columns, C, m, n, k.
 using WgmmaKernel = void (*)(tutorial::BlockCycleSlots, CUtensorMap, CUtensorMap, float*, int64_t,
                              int64_t, int64_t);
@@ -79,5 +81,56 @@ inline tutorial::Step wgmma_step(std::string id, std::string teaches, const Bf16
                   });
 }
 //! [wgmma_step]
+
+//! [cluster_step]
+/// The cluster launch of step 6: @p clusters clusters of kClusterBlocks blocks, each block as
+/// wgmma_step()'s.
+inline cudaLaunchConfig_t cluster_launch(int64_t clusters, cudaLaunchAttribute& cluster_size) {
+  cluster_size.id = cudaLaunchAttributeClusterDimension;
+  cluster_size.val.clusterDim.x = kClusterBlocks;
+  cluster_size.val.clusterDim.y = 1;
+  cluster_size.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(clusters * kClusterBlocks));
+  config.blockDim = dim3(kSpecializedThreads);
+  config.dynamicSmemBytes = kWgSharedBytes;
+  config.attrs = &cluster_size;
+  config.numAttrs = 1;
+  return config;
+}
+
+/// How many clusters of step 6 the GPU runs at once (a cluster's blocks must fit on SMs of one
+/// GPC at the same time, so this may be less than the SMs / kClusterBlocks).
+inline int64_t resident_clusters() {
+  CUDA_CHECK(cudaFuncSetAttribute(cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  kWgSharedBytes));
+  cudaLaunchAttribute cluster_size{};
+  const cudaLaunchConfig_t config = cluster_launch(1, cluster_size);
+  int clusters = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_kernel, &config));
+  return clusters;
+}
+
+/// Step 6 for the chapter's table: cluster_kernel on @p clusters clusters (persistent: at most
+/// the resident ones, at most one per cluster tile), B's tensor map with boxes of kClusterBRows
+/// rows (each block's half of B's tile). The run must outlive the step.
+/// @pre wgmma_steps_run_on(the current device).
+inline tutorial::Step cluster_step(std::string id, std::string teaches, const Bf16MatmulRun& run,
+                                   int64_t clusters) {
+  const int64_t m = run.m_pad(), n = run.n_pad(), k = run.k_pad();
+  const CUtensorMap a_map = k_major_tensor_map("A", run.a(), m, k, kWgBlockM);
+  const CUtensorMap b_map = k_major_tensor_map("B", run.b_cols(), n, k, kClusterBRows);
+  float* d_c = run.c();
+  CUDA_CHECK(cudaFuncSetAttribute(cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  kWgSharedBytes));
+  return run.step(
+      std::move(id), std::move(teaches), reinterpret_cast<const void*>(cluster_kernel),
+      clusters * kClusterBlocks, [=](tutorial::BlockCycleSlots slots) {
+        cudaLaunchAttribute cluster_size{};
+        const cudaLaunchConfig_t config = cluster_launch(clusters, cluster_size);
+        CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_kernel, slots, a_map, b_map, d_c, m, n, k));
+      });
+}
+//! [cluster_step]
 
 }  // namespace chapter10
