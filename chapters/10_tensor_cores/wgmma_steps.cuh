@@ -15,6 +15,7 @@
 
 #include "bf16_matmul.cuh"
 #include "cluster_kernel.cuh"
+#include "cluster_launch.cuh"
 #include "persistent_kernel.cuh"
 #include "tensor_map.cuh"
 #include "tutorial/harness/cuda_check.cuh"
@@ -83,29 +84,14 @@ inline tutorial::Step wgmma_step(std::string id, std::string teaches, const Bf16
 //! [wgmma_step]
 
 //! [cluster_step]
-/// The cluster launch of step 6: @p clusters clusters of kClusterBlocks blocks, each block as
-/// wgmma_step()'s.
-inline cudaLaunchConfig_t cluster_launch(int64_t clusters, cudaLaunchAttribute& cluster_size) {
-  cluster_size.id = cudaLaunchAttributeClusterDimension;
-  cluster_size.val.clusterDim.x = kClusterBlocks;
-  cluster_size.val.clusterDim.y = 1;
-  cluster_size.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(clusters * kClusterBlocks));
-  config.blockDim = dim3(kSpecializedThreads);
-  config.dynamicSmemBytes = kWgSharedBytes;
-  config.attrs = &cluster_size;
-  config.numAttrs = 1;
-  return config;
-}
-
 /// How many clusters of step 6 the GPU runs at once (a cluster's blocks must fit on SMs of one
 /// GPC at the same time, so this may be less than the SMs / kClusterBlocks).
 inline int64_t resident_clusters() {
   CUDA_CHECK(cudaFuncSetAttribute(cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   kWgSharedBytes));
   cudaLaunchAttribute cluster_size{};
-  const cudaLaunchConfig_t config = cluster_launch(1, cluster_size);
+  const cudaLaunchConfig_t config =
+      cluster_launch(1, kClusterBlocks, kSpecializedThreads, kWgSharedBytes, cluster_size);
   int clusters = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_kernel, &config));
   return clusters;
@@ -127,7 +113,8 @@ inline tutorial::Step cluster_step(std::string id, std::string teaches, const Bf
       std::move(id), std::move(teaches), reinterpret_cast<const void*>(cluster_kernel),
       clusters * kClusterBlocks, [=](tutorial::BlockCycleSlots slots) {
         cudaLaunchAttribute cluster_size{};
-        const cudaLaunchConfig_t config = cluster_launch(clusters, cluster_size);
+        const cudaLaunchConfig_t config = cluster_launch(
+            clusters, kClusterBlocks, kSpecializedThreads, kWgSharedBytes, cluster_size);
         CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_kernel, slots, a_map, b_map, d_c, m, n, k));
       });
 }
