@@ -36,10 +36,10 @@ KERNEL_LINES = {
         "producer's wait": "mbarrier_wait(&empty[stage], (here.parity() + 1) % 2);",
         "consumers' wait": "mbarrier_wait(&full[stage], here.parity());",
         "one group in flight": "wgmma_wait<1>();",
-        "release": "if (s >= 1) mbarrier_arrive_per_warp(&empty[(ring.use + s - 1) % kWgStages]);",
-        "last release": "mbarrier_arrive_per_warp(&empty[(ring.use + steps - 1) % kWgStages]);",
+        "release": "if (s >= 1) release_stage<kClusterBlocks>(&empty[(ring.use + s - 1) % kWgStages]);",
+        "last release": "release_stage<kClusterBlocks>(&empty[(ring.use + steps - 1) % kWgStages]);",
         "full's arrivals": "mbarrier_init(&full[s], 1);",
-        "empty's arrivals": "mbarrier_init(&empty[s], kConsumerWarps);",
+        "empty's arrivals": "mbarrier_init(&empty[s], kConsumerWarps * kSharingBlocks);",
         "consumer warps":
             "constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpgroupThreads / 32;",
     },
