@@ -10,7 +10,6 @@
 #include <cooperative_groups.h>
 #include <cuda.h>
 
-#include <algorithm>
 #include <cstdint>
 
 #include "07_tiled_matmul/matmul.cuh"
@@ -51,7 +50,8 @@ inline int64_t cluster_tiles(int64_t m, int64_t n) {
  * grouped order): block r of the cluster (its rank) computes the 128 x 256 tile of rows
  * 256 i + 128 r. Both tiles need the same 256 rows of B's columns. In step 5 each block copied
  * all of them; here each copies 128 and multicasts them into the stage of both blocks
- * (load_stage_sharing_b()): L2 reads of B per tile are halved, and so are the block's copies of B.
+ * (load_stage_sharing_b()): each block asks L2 for half of B's tile instead of all of it (what
+ * that saves, and what it does not, the page measures).
  *
  * What a cluster adds to the pipeline:
  * - A stage is filled by two producers, so a block's full barrier counts the peer's bytes too,

@@ -8,8 +8,8 @@
  * (expect_tx) are plain sm_90 PTX, also on later GPUs; its multicast to the blocks of a cluster
  * (step 6) and setmaxnreg need an architecture-specific target (sm_90a, and sm_100a, sm_120a
  * and their families after it); wgmma exists in sm_90a alone (Blackwell multiplies with tcgen05
- * instead). Every step here needs wgmma, so all of it
- * is compiled only where __CUDA_ARCH_FEAT_SM90_ALL (sm_90a code) is defined.
+ * instead). Every step here needs wgmma, so all of it is compiled only where
+ * __CUDA_ARCH_FEAT_SM90_ALL (sm_90a code) is defined.
  *
  * The mbarrier wrappers are in mbarrier.cuh (plain sm_90, which exercise 10.4 uses too). The
  * TMA copy goes through CUDA's cuda::ptx (<cuda/ptx>, CCCL), which has a function per PTX

@@ -89,9 +89,10 @@ __device__ inline void mbarrier_wait(const uint64_t* bar, uint32_t parity) {
 /// block's address in the cluster's shared window (mbarrier.arrive.shared::cluster). Chapter
 /// 10's step 6: a stage that a peer's copy filled goes back to that peer too. The arrival keeps
 /// the default semantics, a release at CTA scope, as CUTLASS's ClusterBarrier does: what it
-/// announces is that wgmma has read the stage, which wgmma_wait() already made sure of. A
-/// release at cluster scope (.release.cluster) would also wait until the warp's earlier stores
-/// of C are visible to the whole cluster: measured, it made step 6 twice as slow.
+/// announces is that wgmma has read the stage, which wgmma_wait() already made sure of. With a
+/// release at cluster scope (.release.cluster), which orders all of the warp's earlier memory
+/// operations, its stores of C too, for the whole cluster, step 6 took twice as long (measured;
+/// the cause is inferred from the semantics, not profiled).
 __device__ inline void mbarrier_arrive_per_warp_in_block(uint64_t* bar, uint32_t block_rank) {
   asm volatile(
       "{\n"
