@@ -86,6 +86,10 @@ std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& devi
                     std::to_string(kClusterBlocks) + " blocks (" + std::to_string(resident) +
                     " fit at once), each taking cluster tiles of 256 x 256 of C, " +
                     std::to_string(cluster_tiles(m, n)) + " in all");
+    steps.push_back(tma_store_step("wgmma_tma_store",
+                                   "step 5, but C leaves through shared memory and TMA stores "
+                                   "while the consumers multiply the next tile",
+                                   run, persistent));
   } else {
     notes.push_back(kWgmmaSkipped);
   }

@@ -42,6 +42,31 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 }
 
 //! [tensor_map]
+/// A 2-D tensor map of @p outer rows of @p inner elements of @p type (@p element_bytes each,
+/// row after row), with boxes of @p box_outer x @p box_inner, 128-byte swizzled in shared
+/// memory. @throws CudaError naming the matrix @p name when the driver refuses it.
+inline CUtensorMap swizzled_tensor_map(const char* name, CUtensorMapDataType type,
+                                       size_t element_bytes, const void* d_matrix, int64_t outer,
+                                       int64_t inner, uint32_t box_outer, uint32_t box_inner) {
+  CUtensorMap map{};
+  const cuuint64_t size[2] = {cuuint64_t(inner), cuuint64_t(outer)};  // innermost first
+  const cuuint64_t row_bytes[1] = {cuuint64_t(inner) * element_bytes};
+  const cuuint32_t box[2] = {box_inner, box_outer};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult result = tensor_map_encoder()(
+      &map, type, 2, const_cast<void*>(d_matrix), size, row_bytes, box, element_strides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw tutorial::CudaError("cuTensorMapEncodeTiled for " + std::string(name) + " (" +
+                              std::to_string(outer) + " x " + std::to_string(inner) +
+                              ", boxes of " + std::to_string(box_outer) + " x " +
+                              std::to_string(box_inner) + ") failed: CUresult " +
+                              std::to_string(int(result)));
+  }
+  return map;
+}
+
 /**
  * @brief The tensor map of a K-major BF16 matrix (@p rows rows of @p k values, row after row)
  *        whose copies move boxes of @p box_rows rows x kTmaBoxDepth values.
@@ -57,23 +82,25 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
  */
 inline CUtensorMap k_major_tensor_map(const char* name, const __nv_bfloat16* d_matrix, int64_t rows,
                                       int64_t k, uint32_t box_rows) {
-  CUtensorMap map{};
-  const cuuint64_t size[2] = {cuuint64_t(k), cuuint64_t(rows)};  // innermost first
-  const cuuint64_t row_bytes[1] = {cuuint64_t(k) * sizeof(__nv_bfloat16)};
-  const cuuint32_t box[2] = {kTmaBoxDepth, box_rows};
-  const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult result = tensor_map_encoder()(
-      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(d_matrix), size,
-      row_bytes, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS) {
-    throw tutorial::CudaError(
-        "cuTensorMapEncodeTiled for " + std::string(name) + " (" + std::to_string(rows) + " x " +
-        std::to_string(k) + " BF16, boxes of " + std::to_string(box_rows) + " x " +
-        std::to_string(kTmaBoxDepth) + ") failed: CUresult " + std::to_string(int(result)));
-  }
-  return map;
+  return swizzled_tensor_map(name, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, sizeof(__nv_bfloat16),
+                             d_matrix, rows, k, box_rows, kTmaBoxDepth);
 }
 //! [tensor_map]
+
+/// Floats in a row of a box of C: 128 bytes, the width of the 128-byte swizzle.
+constexpr uint32_t kCBoxCols = 128 / sizeof(float);
+
+//! [c_tensor_map]
+/**
+ * @brief The tensor map step 7 stores C through: a row-major float matrix (@p rows x @p cols),
+ *        boxes of @p box_rows rows x kCBoxCols floats (128 bytes), 128-byte swizzled in shared
+ *        memory as the A and B tiles are. A store writes only the part of a box inside C.
+ * @pre @p d_c 16-byte aligned, @p cols a multiple of 4; 1 <= box_rows <= 256.
+ */
+inline CUtensorMap c_tensor_map(float* d_c, int64_t rows, int64_t cols, uint32_t box_rows) {
+  return swizzled_tensor_map("C", CU_TENSOR_MAP_DATA_TYPE_FLOAT32, sizeof(float), d_c, rows, cols,
+                             box_rows, kCBoxCols);
+}
+//! [c_tensor_map]
 
 }  // namespace chapter10

@@ -1,6 +1,6 @@
 /**
  * @file chapters/10_tensor_cores/wgmma_steps.cuh
- * @brief Steps 3-6 from the host: whether they can run here, their tensor maps and their
+ * @brief Steps 3-7 from the host: whether they can run here, their tensor maps and their
  *        launches (dynamic shared memory beyond 48 KiB; step 6 in clusters), as steps of the
  *        chapter's table.
  */
@@ -18,6 +18,7 @@
 #include "cluster_launch.cuh"
 #include "persistent_kernel.cuh"
 #include "tensor_map.cuh"
+#include "tma_store_kernel.cuh"
 #include "tutorial/harness/cuda_check.cuh"
 #include "tutorial/harness/device_facts.cuh"
 #include "tutorial/harness/steps.cuh"
@@ -28,7 +29,8 @@ namespace chapter10 {
 
 /// Why steps 3-6 may not run: what the report says when they are skipped.
 constexpr const char* kWgmmaSkipped =
-    "wgmma_tma, wgmma_warp_specialized, wgmma_persistent and wgmma_cluster_multicast skipped: "
+    "wgmma_tma, wgmma_warp_specialized, wgmma_persistent, wgmma_cluster_multicast and "
+    "wgmma_tma_store skipped: "
     "TMA, wgmma and setmaxnreg need an sm_90a build and a compute capability 9.0 GPU (Hopper)";
 
 /// Whether this binary holds the sm_90a code of steps 3-6 (CMake defines TUTORIAL_SM90A
@@ -119,5 +121,28 @@ inline tutorial::Step cluster_step(std::string id, std::string teaches, const Bf
       });
 }
 //! [cluster_step]
+
+//! [tma_store_step]
+/// Step 7 for the chapter's table: tma_store_kernel on @p blocks blocks (step 5's persistent
+/// grid) with kTmaStoreSharedBytes of dynamic shared memory, storing C through a tensor map of
+/// boxes of kCBoxRows x kCBoxCols. The run must outlive the step.
+/// @pre wgmma_steps_run_on(the current device).
+inline tutorial::Step tma_store_step(std::string id, std::string teaches, const Bf16MatmulRun& run,
+                                     int64_t blocks) {
+  const int64_t m = run.m_pad(), n = run.n_pad(), k = run.k_pad();
+  const CUtensorMap a_map = k_major_tensor_map("A", run.a(), m, k, kWgBlockM);
+  const CUtensorMap b_map = k_major_tensor_map("B", run.b_cols(), n, k, kWgBlockN);
+  const CUtensorMap c_map = c_tensor_map(run.c(), m, n, kCBoxRows);
+  CUDA_CHECK(cudaFuncSetAttribute(tma_store_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  kTmaStoreSharedBytes));
+  return run.step(std::move(id), std::move(teaches),
+                  reinterpret_cast<const void*>(tma_store_kernel), blocks,
+                  [=](tutorial::BlockCycleSlots slots) {
+                    tma_store_kernel<<<unsigned(blocks), kSpecializedThreads,
+                                       kTmaStoreSharedBytes>>>(slots, a_map, b_map, c_map, m, n,
+                                                               k);
+                  });
+}
+//! [tma_store_step]
 
 }  // namespace chapter10

@@ -135,6 +135,15 @@ __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
                        const __grid_constant__ CUtensorMap b_map, Args... args) {
   run_clocked<kBody, kStart>(slots, a_map, b_map, args...);
 }
+
+/// The same for a body that also stores through a third TMA descriptor (chapter 10's step 7).
+template <auto kBody, int kMaxThreads, int kMinBlocks, ClockStart kStart, typename... Args>
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
+    clocked_blocks_tma3(BlockCycleSlots slots, const __grid_constant__ CUtensorMap a_map,
+                        const __grid_constant__ CUtensorMap b_map,
+                        const __grid_constant__ CUtensorMap c_map, Args... args) {
+  run_clocked<kBody, kStart>(slots, a_map, b_map, c_map, args...);
+}
 //! [clocked_blocks]
 
 namespace detail {
@@ -158,6 +167,13 @@ struct Clocked<kBody, kMaxThreads, kMinBlocks, kStart,
   static_assert(kMaxThreads > 0, "a TMA body states its launch bounds");
   static constexpr auto kernel =
       &clocked_blocks_tma<kBody, kMaxThreads, kMinBlocks, kStart, Args...>;
+};
+template <auto kBody, int kMaxThreads, int kMinBlocks, ClockStart kStart, typename... Args>
+struct Clocked<kBody, kMaxThreads, kMinBlocks, kStart,
+               void (*)(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&, Args...)> {
+  static_assert(kMaxThreads > 0, "a TMA body states its launch bounds");
+  static constexpr auto kernel =
+      &clocked_blocks_tma3<kBody, kMaxThreads, kMinBlocks, kStart, Args...>;
 };
 }  // namespace detail
 

@@ -1,0 +1,169 @@
+/**
+ * @file chapters/10_tensor_cores/tma_store_kernel.cuh
+ * @brief Step 7 of chapter 10: step 5's persistent pipeline with its epilogue handed to TMA:
+ *        the consumers write their accumulators into small swizzled boxes of shared memory,
+ *        TMA stores each box to C, and the consumers go on to the next tile's wgmma while the
+ *        stores drain (sm_90a only).
+ */
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "07_tiled_matmul/matmul.cuh"
+#include "07_tiled_matmul/tile_of_block.cuh"
+#include "bf16_matmul.cuh"
+#include "hopper_ptx.cuh"
+#include "tensor_map.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "warp_specialized_kernel.cuh"
+#include "wgmma_kernel.cuh"
+
+namespace chapter10 {
+
+/// A box of C as a consumer warpgroup stores it: its 64 rows x kCBoxCols floats (8 KiB); its
+/// 64 x 256 accumulators are kCBoxesPerTile boxes side by side.
+constexpr int kCBoxRows = 64, kCBoxFloats = kCBoxRows * kCBoxCols;
+constexpr int kCBoxBytes = kCBoxFloats * int(sizeof(float)), kCBoxesPerTile = kWgBlockN / kCBoxCols;
+/// Boxes of shared memory each consumer warpgroup writes in turn: box b goes to buffer
+/// b % kCBuffers, once TMA has read out the box kCBuffers before it.
+constexpr int kCBuffers = 2;
+/// Dynamic shared memory of step 7: step 5's stages, then each consumer's kCBuffers boxes.
+constexpr int kTmaStoreSharedBytes =
+    kWgSharedBytes + kConsumerWarpgroups * kCBuffers * kCBoxBytes;
+static_assert(kCBoxBytes % kSwizzleAtomBytes == 0, "each box starts where the swizzle does");
+static_assert(kTmaStoreSharedBytes <= 227 * 1024, "an H100 block has 227 KiB of shared memory");
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+//! [write_c_box]
+/**
+ * @brief The warpgroup writes box @p box of its accumulators (columns kCBoxCols box to
+ *        kCBoxCols (box + 1) of its 64 x 256) into the shared box at @p buffer, 128-byte
+ *        swizzled as c_tensor_map() says: row r's 16-byte piece p lands at piece p ^ (r % 8).
+ *
+ * The swizzle is what keeps these writes free of bank conflicts. A warp writes 8 rows of 32
+ * bytes at once (wgmma's layout, store_warpgroup_tile()); unswizzled, rows 128 bytes apart
+ * start in the same bank, 8 rows on the same 8 banks (4 times the 2 wavefronts 256 bytes
+ * need). Swizzled, row r's two pieces land on pieces p ^ r: the 8 rows cover all 32 banks
+ * twice.
+ */
+__device__ inline void write_c_box(const float (&d)[kWgAccumulators], int box, float* buffer) {
+  const int warp = (threadIdx.x % kWarpgroupThreads) / 32, lane = threadIdx.x % 32;
+  const int row = 16 * warp + lane / 4;  // and row + 8, which has the same row % 8
+#pragma unroll
+  for (int j4 = 0; j4 < kCBoxCols / 8; ++j4) {  // the 8-column pieces of wgmma's layout
+    const int j = box * (kCBoxCols / 8) + j4;
+    const int piece = (8 * j4 + 2 * (lane % 4)) / 4;  // 16-byte piece of the row...
+    const int within = 2 * (lane % 2);                // ... and the float in it
+    const int col = 4 * (piece ^ (row % 8)) + within;
+    *reinterpret_cast<float2*>(&buffer[row * kCBoxCols + col]) = {d[4 * j], d[4 * j + 1]};
+    *reinterpret_cast<float2*>(&buffer[(row + 8) * kCBoxCols + col]) = {d[4 * j + 2],
+                                                                        d[4 * j + 3]};
+  }
+}
+//! [write_c_box]
+
+//! [store_tile_by_tma]
+/**
+ * @brief The consumer warpgroup @p consumer stores its 64 x 256 accumulators to C at (@p row0,
+ *        @p col0) through its kCBuffers shared boxes at @p buffers: box after box, it waits
+ *        until TMA has read the box that last used the buffer, writes the box, and its first
+ *        thread hands it to TMA (a store in a bulk group of its own). Returns as soon as the
+ *        last box is handed over: TMA writes C while the warpgroup multiplies the next tile.
+ *
+ * The first thread issues, commits and waits for every store, because bulk groups are a
+ * thread's own. The named barrier (1 + consumer, this warpgroup's 128 threads) passes its
+ * word on: before the writes, "the buffer is free"; after them (and each writer's proxy
+ * fence), "the box is whole". Boxes wholly past C's n columns are not stored.
+ */
+__device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], float* buffers,
+                                         const CUtensorMap* c_map, int consumer, int64_t n,
+                                         int64_t row0, int64_t col0) {
+  const bool issuer = threadIdx.x % kWarpgroupThreads == 0;
+  const uint32_t barrier = 1 + consumer;
+#pragma unroll  // d is indexed by box: unrolled, it stays in registers
+  for (int box = 0; box < kCBoxesPerTile; ++box) {
+    float* buffer = buffers + (box % kCBuffers) * kCBoxFloats;
+    if (issuer) tma_store_wait_read<kCBuffers - 1>();  // the box kCBuffers ago is read out
+    named_barrier_sync<kWarpgroupThreads>(barrier);
+    write_c_box(d, box, buffer);
+    fence_shared_for_tma();
+    named_barrier_sync<kWarpgroupThreads>(barrier);
+    if (issuer) {
+      const int64_t col = col0 + box * kCBoxCols;
+      if (col < n) tma_store_2d(c_map, int32_t(col), int32_t(row0), buffer);
+      tma_store_commit();  // one group a box, stored or not, so the count above holds
+    }
+  }
+}
+//! [store_tile_by_tma]
+#endif
+
+//! [matmul_wgmma_tma_store]
+/**
+ * @brief C = A * B with step 5's persistent producer and consumers, storing C through TMA.
+ *
+ * What changed from wgmma_persistent: the consumers no longer write C from their registers
+ * (128 scattered 8-byte stores a thread, which every block issues at about the same time, so
+ * that each block's tensor cores idle while C's bytes queue for memory). Each consumer
+ * warpgroup writes its accumulators, one 64 x 32 box at a time, into shared memory
+ * (store_tile_by_tma()), and one of its threads hands each box to TMA, which copies it to C
+ * while the warpgroup already waits for the next tile's first stage. Before its block ends,
+ * that thread waits until its last stores are complete.
+ * @pre as matmul_wgmma_persistent, with kTmaStoreSharedBytes of dynamic shared memory and
+ *      @p c_map from c_tensor_map(C, m, n, kCBoxRows).
+ */
+__device__ void matmul_wgmma_tma_store(const CUtensorMap& a_map, const CUtensorMap& b_map,
+                                       const CUtensorMap& c_map, int64_t m, int64_t n,
+                                       int64_t k) {
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ unsigned char dynamic_shared[];
+  __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
+  __shared__ uint64_t empty[kWgStages];  // every consumer warp is done with the stage
+  const WgmmaStages stages = wgmma_stages(dynamic_shared);
+  // Each consumer's boxes of C, after the stages (1024-byte aligned, as they are).
+  float* const c_boxes = reinterpret_cast<float*>(stages.tiles + kWgStages);
+  const int64_t tile_rows = m / kWgBlockM, tile_cols = tutorial::ceil_div(n, kWgBlockN);
+  const int64_t tiles = tile_rows * tile_cols, steps = k / kWgDepth;
+
+  if (threadIdx.x == 0) init_stage_barriers(full, empty);
+  __syncthreads();
+
+  const int warpgroup = threadIdx.x / kWarpgroupThreads;
+  RingPosition ring;  // each side's own, carried from tile to tile
+  if (warpgroup == 0) {
+    release_registers<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
+        produce_tile(stages, full, empty, &a_map, &b_map, steps, tile.row * kWgBlockM,
+                     tile.col * kWgBlockN, ring);
+      }
+    }
+  } else {
+    claim_registers<kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const uint32_t a_rows = consumer * kWgConsumerABytes;  // this warpgroup's 64 rows of A
+    float* const buffers = c_boxes + consumer * kCBuffers * kCBoxFloats;
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+      const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
+      float d[kWgAccumulators] = {};  // every tile starts from zero
+      consume_tile(d, stages, full, empty, a_rows, steps, ring);
+      store_tile_by_tma(d, buffers, &c_map, consumer, n, tile.row * kWgBlockM + 64 * consumer,
+                        tile.col * kWgBlockN);
+    }
+    if (threadIdx.x % kWarpgroupThreads == 0) tma_store_wait_all();  // C is written
+  }
+#endif
+}
+//! [matmul_wgmma_tma_store]
+
+/// matmul_wgmma_tma_store as the harness launches it (clocked_kernel in
+/// tutorial/harness/block_cycles.cuh): the three tensor maps become __grid_constant__
+/// parameters of that kernel; one block an SM.
+inline constexpr auto tma_store_kernel =
+    tutorial::clocked_kernel<matmul_wgmma_tma_store, kSpecializedThreads, 1,
+                             tutorial::ClockStart::kShared>;
+
+}  // namespace chapter10
