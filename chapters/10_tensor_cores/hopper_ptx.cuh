@@ -1,6 +1,6 @@
 /**
  * @file chapters/10_tensor_cores/hopper_ptx.cuh
- * @brief The PTX of steps 3-6 of chapter 10, one small wrapper per instruction: TMA's tiled
+ * @brief The PTX of steps 3-7 of chapter 10, one small wrapper per instruction: TMA's tiled
  *        copies (and their multicast to a cluster), wgmma and its shared-memory descriptors,
  *        setmaxnreg (and, through mbarrier.cuh, the mbarriers).
  *
@@ -11,7 +11,8 @@
  * instead). Every step here needs wgmma, so all of it is compiled only where
  * __CUDA_ARCH_FEAT_SM90_ALL (sm_90a code) is defined.
  *
- * The mbarrier wrappers are in mbarrier.cuh (plain sm_90, which exercise 10.4 uses too). The
+ * The mbarrier wrappers are in mbarrier.cuh (plain sm_90, which exercise 10.4 uses too), the
+ * TMA store and its bulk groups (step 7) in tma_store.cuh (plain sm_90 as well). The
  * TMA copy goes through CUDA's cuda::ptx (<cuda/ptx>, CCCL), which has a function per PTX
  * instruction; wgmma and setmaxnreg are written in PTX here because cuda::ptx does not wrap
  * them. wgmma's descriptors hold 32-bit shared-window addresses (shared_address()).
@@ -24,6 +25,7 @@
 #include <cstdint>
 
 #include "mbarrier.cuh"
+#include "tma_store.cuh"
 
 namespace chapter10 {
 
@@ -68,57 +70,6 @@ __device__ inline void tma_load_2d_multicast(void* destination, const CUtensorMa
                                   map, coordinates, bar, blocks);
 }
 //! [tma_load_multicast]
-
-//! [tma_store]
-/**
- * @brief TMA the other way: copies the box of @p map whose first element is at (@p inner,
- *        @p outer) from shared memory at @p source (laid out, and swizzled, as the map says)
- *        to global memory. Parts of the box past the tensor's end are not written.
- *
- * One thread issues it (cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group) and goes
- * on at once. The copies a thread issues join its open bulk group; tma_store_commit() closes
- * it, and tma_store_wait_read() / tma_store_wait() wait for the thread's groups. The threads
- * that wrote @p source must have run fence_shared_for_tma() and met the issuing thread at a
- * barrier since.
- */
-__device__ inline void tma_store_2d(const CUtensorMap* map, int32_t inner, int32_t outer,
-                                    const void* source) {
-  const int32_t coordinates[2] = {inner, outer};
-  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map,
-                                  coordinates, source);
-}
-
-/// Closes the TMA stores this thread issued since its last commit into one bulk group:
-/// cp.async.bulk.commit_group.
-__device__ inline void tma_store_commit() { cuda::ptx::cp_async_bulk_commit_group(); }
-
-/// Waits until at most @p kPending of this thread's bulk groups still read their shared memory
-/// (the rest may still be writing global memory): cp.async.bulk.wait_group.read. Their
-/// source boxes may be written again.
-template <int kPending>
-__device__ inline void tma_store_wait_read() {
-  cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kPending>{});
-}
-
-/// Waits until all of this thread's bulk groups are complete, global writes included:
-/// cp.async.bulk.wait_group 0.
-__device__ inline void tma_store_wait_all() {
-  cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});
-}
-
-/// Makes this thread's ordinary writes to shared memory visible to the TMA unit (the async
-/// proxy), which reads shared memory through another path: fence.proxy.async.shared::cta.
-__device__ inline void fence_shared_for_tma() {
-  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-}
-
-/// Waits for the @p kThreads threads that meet at named barrier @p id (1-15; 0 is
-/// __syncthreads()'s): bar.sync. A warpgroup waits for itself alone this way.
-template <int kThreads>
-__device__ inline void named_barrier_sync(uint32_t id) {
-  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "n"(kThreads) : "memory");
-}
-//! [tma_store]
 
 //! [descriptor]
 /**

@@ -55,14 +55,13 @@ inline CUtensorMap swizzled_tensor_map(const char* name, CUtensorMapDataType typ
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult result = tensor_map_encoder()(
       &map, type, 2, const_cast<void*>(d_matrix), size, row_bytes, box, element_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS) {
-    throw tutorial::CudaError("cuTensorMapEncodeTiled for " + std::string(name) + " (" +
-                              std::to_string(outer) + " x " + std::to_string(inner) +
-                              ", boxes of " + std::to_string(box_outer) + " x " +
-                              std::to_string(box_inner) + ") failed: CUresult " +
-                              std::to_string(int(result)));
+    throw tutorial::CudaError(
+        "cuTensorMapEncodeTiled for " + std::string(name) + " (" + std::to_string(outer) + " x " +
+        std::to_string(inner) + ", boxes of " + std::to_string(box_outer) + " x " +
+        std::to_string(box_inner) + ") failed: CUresult " + std::to_string(int(result)));
   }
   return map;
 }

@@ -30,8 +30,7 @@ constexpr int kCBoxBytes = kCBoxFloats * int(sizeof(float)), kCBoxesPerTile = kW
 /// b % kCBuffers, once TMA has read out the box kCBuffers before it.
 constexpr int kCBuffers = 2;
 /// Dynamic shared memory of step 7: step 5's stages, then each consumer's kCBuffers boxes.
-constexpr int kTmaStoreSharedBytes =
-    kWgSharedBytes + kConsumerWarpgroups * kCBuffers * kCBoxBytes;
+constexpr int kTmaStoreSharedBytes = kWgSharedBytes + kConsumerWarpgroups * kCBuffers * kCBoxBytes;
 static_assert(kCBoxBytes % kSwizzleAtomBytes == 0, "each box starts where the swizzle does");
 static_assert(kTmaStoreSharedBytes <= 227 * 1024, "an H100 block has 227 KiB of shared memory");
 
@@ -58,8 +57,7 @@ __device__ inline void write_c_box(const float (&d)[kWgAccumulators], int box, f
     const int within = 2 * (lane % 2);                // ... and the float in it
     const int col = 4 * (piece ^ (row % 8)) + within;
     *reinterpret_cast<float2*>(&buffer[row * kCBoxCols + col]) = {d[4 * j], d[4 * j + 1]};
-    *reinterpret_cast<float2*>(&buffer[(row + 8) * kCBoxCols + col]) = {d[4 * j + 2],
-                                                                        d[4 * j + 3]};
+    *reinterpret_cast<float2*>(&buffer[(row + 8) * kCBoxCols + col]) = {d[4 * j + 2], d[4 * j + 3]};
   }
 }
 //! [write_c_box]
@@ -115,8 +113,7 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
  *      @p c_map from c_tensor_map(C, m, n, kCBoxRows).
  */
 __device__ void matmul_wgmma_tma_store(const CUtensorMap& a_map, const CUtensorMap& b_map,
-                                       const CUtensorMap& c_map, int64_t m, int64_t n,
-                                       int64_t k) {
+                                       const CUtensorMap& c_map, int64_t m, int64_t n, int64_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char dynamic_shared[];
   __shared__ uint64_t full[kWgStages];   // the stage's copies have landed

@@ -135,13 +135,12 @@ inline tutorial::Step tma_store_step(std::string id, std::string teaches, const 
   const CUtensorMap c_map = c_tensor_map(run.c(), m, n, kCBoxRows);
   CUDA_CHECK(cudaFuncSetAttribute(tma_store_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   kTmaStoreSharedBytes));
-  return run.step(std::move(id), std::move(teaches),
-                  reinterpret_cast<const void*>(tma_store_kernel), blocks,
-                  [=](tutorial::BlockCycleSlots slots) {
-                    tma_store_kernel<<<unsigned(blocks), kSpecializedThreads,
-                                       kTmaStoreSharedBytes>>>(slots, a_map, b_map, c_map, m, n,
-                                                               k);
-                  });
+  return run.step(
+      std::move(id), std::move(teaches), reinterpret_cast<const void*>(tma_store_kernel), blocks,
+      [=](tutorial::BlockCycleSlots slots) {
+        tma_store_kernel<<<unsigned(blocks), kSpecializedThreads, kTmaStoreSharedBytes>>>(
+            slots, a_map, b_map, c_map, m, n, k);
+      });
 }
 //! [tma_store_step]
 
