@@ -86,19 +86,41 @@ inline CUtensorMap k_major_tensor_map(const char* name, const __nv_bfloat16* d_m
 }
 //! [tensor_map]
 
-/// Floats in a row of a box of C: 128 bytes, the width of the 128-byte swizzle.
-constexpr uint32_t kCBoxCols = 128 / sizeof(float);
+/// A box of C as step 7 stores it: a consumer warpgroup's 64 rows x 32 floats (128 bytes a
+/// row, the width of the 128-byte swizzle).
+constexpr uint32_t kCBoxRows = 64, kCBoxCols = 128 / sizeof(float);
 
 //! [c_tensor_map]
 /**
- * @brief The tensor map step 7 stores C through: a row-major float matrix (@p rows x @p cols),
- *        boxes of @p box_rows rows x kCBoxCols floats (128 bytes), 128-byte swizzled in shared
- *        memory as the A and B tiles are. A store writes only the part of a box inside C.
- * @pre @p d_c 16-byte aligned, @p cols a multiple of 4; 1 <= box_rows <= 256.
+ * @brief The tensor map step 7 stores C through: a row-major float matrix (@p rows x @p cols)
+ *        whose boxes are 64 rows x kCBoxCols floats (128 bytes a row), 128-byte swizzled in
+ *        shared memory as the A and B tiles are, but with each 16 rows in the order 0, 8, 1, 9,
+ *        ..., 7, 15 (why: write_c_box()). A store writes only the part of a box inside C.
+ *
+ * The map sees C as 4-D, innermost first: a row's columns; rows r and r + 8 (2, stride 8
+ * rows); rows 0-7 of 16 (stride 1 row); groups of 16 rows (stride 16 rows). A box holds all
+ * of the middle two, so in shared memory row 2 i + h of a group is C's row i + 8 h.
+ * @pre @p d_c 16-byte aligned, @p cols a multiple of 4, @p rows a multiple of 16.
  */
-inline CUtensorMap c_tensor_map(float* d_c, int64_t rows, int64_t cols, uint32_t box_rows) {
-  return swizzled_tensor_map("C", CU_TENSOR_MAP_DATA_TYPE_FLOAT32, sizeof(float), d_c, rows, cols,
-                             box_rows, kCBoxCols);
+inline CUtensorMap c_tensor_map(float* d_c, int64_t rows, int64_t cols) {
+  CUtensorMap map{};
+  const cuuint64_t row = cuuint64_t(cols) * sizeof(float);
+  const cuuint64_t size[4] = {cuuint64_t(cols), 2, 8, cuuint64_t(rows / 16)};
+  const cuuint64_t strides[3] = {8 * row, row, 16 * row};  // bytes, dimensions 1-3
+  const cuuint32_t box[4] = {kCBoxCols, 2, 8, kCBoxRows / 16};
+  const cuuint32_t element_strides[4] = {1, 1, 1, 1};
+  const CUresult result = tensor_map_encoder()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, d_c, size, strides, box, element_strides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw tutorial::CudaError("cuTensorMapEncodeTiled for C (" + std::to_string(rows) + " x " +
+                              std::to_string(cols) +
+                              " floats, rows 0, 8, 1, 9, ...) failed: "
+                              "CUresult " +
+                              std::to_string(int(result)));
+  }
+  return map;
 }
 //! [c_tensor_map]
 

@@ -39,6 +39,14 @@ __device__ inline void tma_store_2d(const CUtensorMap* map, int32_t inner, int32
                                   coordinates, source);
 }
 
+/// tma_store_2d() for a 4-D @p map, its box's first element at @p coordinates (innermost
+/// first): cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group.
+__device__ inline void tma_store_4d(const CUtensorMap* map, const int32_t (&coordinates)[4],
+                                    const void* source) {
+  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map,
+                                  coordinates, source);
+}
+
 /// Closes the TMA stores this thread issued since its last commit into one bulk group:
 /// cp.async.bulk.commit_group.
 __device__ inline void tma_store_commit() {

@@ -22,9 +22,9 @@
 
 namespace chapter10 {
 
-/// A box of C as a consumer warpgroup stores it: its 64 rows x kCBoxCols floats (8 KiB); its
-/// 64 x 256 accumulators are kCBoxesPerTile boxes side by side.
-constexpr int kCBoxRows = 64, kCBoxFloats = kCBoxRows * kCBoxCols;
+/// A box of C (kCBoxRows x kCBoxCols floats, 8 KiB); a consumer warpgroup's 64 x 256
+/// accumulators are kCBoxesPerTile boxes side by side.
+constexpr int kCBoxFloats = kCBoxRows * kCBoxCols;
 constexpr int kCBoxBytes = kCBoxFloats * int(sizeof(float)), kCBoxesPerTile = kWgBlockN / kCBoxCols;
 /// Boxes of shared memory each consumer warpgroup writes in turn: box b goes to buffer
 /// b % kCBuffers, once TMA has read out the box kCBuffers before it.
@@ -38,26 +38,32 @@ static_assert(kTmaStoreSharedBytes <= 227 * 1024, "an H100 block has 227 KiB of 
 //! [write_c_box]
 /**
  * @brief The warpgroup writes box @p box of its accumulators (columns kCBoxCols box to
- *        kCBoxCols (box + 1) of its 64 x 256) into the shared box at @p buffer, 128-byte
- *        swizzled as c_tensor_map() says: row r's 16-byte piece p lands at piece p ^ (r % 8).
+ *        kCBoxCols (box + 1) of its 64 x 256) into the shared box at @p buffer, laid out as
+ *        c_tensor_map() says: C's rows i and i + 8 of each 16 at rows 2 i and 2 i + 1, and
+ *        row r's 16-byte piece p at piece p ^ (r % 8) (the 128-byte swizzle).
  *
- * The swizzle is what keeps these writes free of bank conflicts. A warp writes 8 rows of 32
- * bytes at once (wgmma's layout, store_warpgroup_tile()); unswizzled, rows 128 bytes apart
- * start in the same bank, 8 rows on the same 8 banks (4 times the 2 wavefronts 256 bytes
- * need). Swizzled, row r's two pieces land on pieces p ^ r: the 8 rows cover all 32 banks
- * twice.
+ * Both are there to keep these writes free of bank conflicts. A warp writes 8 rows of 32
+ * bytes at once (wgmma's layout, store_warpgroup_tile()), 8 bytes a thread, and shared
+ * memory serves such a write half a warp (128 bytes) at a time: 4 rows of 2 pieces, which
+ * must land on 8 different pieces of 16 bytes (4 banks each). Unswizzled, every row's pieces
+ * are the same two. Swizzled, rows 0-3 move them by 0-3: 4 pieces only, each twice. With the
+ * rows interleaved, a half warp's 4 rows are rows 0, 2, 4, 6 of the box: moved by 0, 2, 4, 6,
+ * they cover all 8.
  */
 __device__ inline void write_c_box(const float (&d)[kWgAccumulators], int box, float* buffer) {
   const int warp = (threadIdx.x % kWarpgroupThreads) / 32, lane = threadIdx.x % 32;
-  const int row = 16 * warp + lane / 4;  // and row + 8, which has the same row % 8
+  const int row = 16 * warp + 2 * (lane / 4);  // C's row lane / 4 of the warp's 16; + 1: row + 8
 #pragma unroll
   for (int j4 = 0; j4 < kCBoxCols / 8; ++j4) {  // the 8-column pieces of wgmma's layout
     const int j = box * (kCBoxCols / 8) + j4;
     const int piece = (8 * j4 + 2 * (lane % 4)) / 4;  // 16-byte piece of the row...
     const int within = 2 * (lane % 2);                // ... and the float in it
-    const int col = 4 * (piece ^ (row % 8)) + within;
-    *reinterpret_cast<float2*>(&buffer[row * kCBoxCols + col]) = {d[4 * j], d[4 * j + 1]};
-    *reinterpret_cast<float2*>(&buffer[(row + 8) * kCBoxCols + col]) = {d[4 * j + 2], d[4 * j + 3]};
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // C's row, then the row 8 below it
+      const int r = row + h, col = 4 * (piece ^ (r % 8)) + within;
+      *reinterpret_cast<float2*>(&buffer[r * kCBoxCols + col]) = {d[4 * j + 2 * h],
+                                                                  d[4 * j + 2 * h + 1]};
+    }
   }
 }
 //! [write_c_box]
@@ -90,7 +96,8 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
     named_barrier_sync<kWarpgroupThreads>(barrier);
     if (issuer) {
       const int64_t col = col0 + box * kCBoxCols;
-      if (col < n) tma_store_2d(c_map, int32_t(col), int32_t(row0), buffer);
+      const int32_t box_start[4] = {int32_t(col), 0, 0, int32_t(row0 / 16)};
+      if (col < n) tma_store_4d(c_map, box_start, buffer);
       tma_store_commit();  // one group a box, stored or not, so the count above holds
     }
   }
@@ -110,7 +117,7 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
  * while the warpgroup already waits for the next tile's first stage. Before its block ends,
  * that thread waits until its last stores are complete.
  * @pre as matmul_wgmma_persistent, with kTmaStoreSharedBytes of dynamic shared memory and
- *      @p c_map from c_tensor_map(C, m, n, kCBoxRows).
+ *      @p c_map from c_tensor_map(C, m, n).
  */
 __device__ void matmul_wgmma_tma_store(const CUtensorMap& a_map, const CUtensorMap& b_map,
                                        const CUtensorMap& c_map, int64_t m, int64_t n, int64_t k) {

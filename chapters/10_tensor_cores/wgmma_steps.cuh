@@ -124,15 +124,15 @@ inline tutorial::Step cluster_step(std::string id, std::string teaches, const Bf
 
 //! [tma_store_step]
 /// Step 7 for the chapter's table: tma_store_kernel on @p blocks blocks (step 5's persistent
-/// grid) with kTmaStoreSharedBytes of dynamic shared memory, storing C through a tensor map of
-/// boxes of kCBoxRows x kCBoxCols. The run must outlive the step.
+/// grid) with kTmaStoreSharedBytes of dynamic shared memory, storing C through c_tensor_map(). The
+/// run must outlive the step.
 /// @pre wgmma_steps_run_on(the current device).
 inline tutorial::Step tma_store_step(std::string id, std::string teaches, const Bf16MatmulRun& run,
                                      int64_t blocks) {
   const int64_t m = run.m_pad(), n = run.n_pad(), k = run.k_pad();
   const CUtensorMap a_map = k_major_tensor_map("A", run.a(), m, k, kWgBlockM);
   const CUtensorMap b_map = k_major_tensor_map("B", run.b_cols(), n, k, kWgBlockN);
-  const CUtensorMap c_map = c_tensor_map(run.c(), m, n, kCBoxRows);
+  const CUtensorMap c_map = c_tensor_map(run.c(), m, n);
   CUDA_CHECK(cudaFuncSetAttribute(tma_store_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   kTmaStoreSharedBytes));
   return run.step(
