@@ -28,7 +28,7 @@ namespace chapter10 {
  *
  * One thread issues it (cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group) and goes
  * on at once. The copies a thread issues join its open bulk group; tma_store_commit() closes
- * it, and tma_store_wait_read() / tma_store_wait() wait for the thread's groups. The threads
+ * it, and tma_store_wait_read() / tma_store_wait_all() wait for the thread's groups. The threads
  * that wrote @p source must have run fence_shared_for_tma() and met the issuing thread at a
  * barrier since.
  */
