@@ -40,9 +40,9 @@ using namespace chapter10;
 
 const ChapterInfo kChapter{"10_tensor_cores",
                            "tensor cores: BF16 matrix multiply with WMMA, mma.sync, TMA and wgmma",
-                           "wgmma_persistent"};
+                           "wgmma_tma_store"};
 
-/// The chapter's steps on @p run's matrices, in the page's order. Steps 3-6 are left out where
+/// The chapter's steps on @p run's matrices, in the page's order. Steps 3-7 are left out where
 /// @p device or this build cannot run them, and a line of @p notes says why; steps 1-2 say what
 /// they need (Step::needs), and the runner skips them where that is missing.
 std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& device,
@@ -147,7 +147,7 @@ Report run_lesson(const Options& opt) {
   Timer timer(device);
   run.run_steps(report, timer, opt.reps, steps);
   for (const std::string& note : run.clock_notes(report)) report.notes.push_back(note);
-  // The headline is the last step, wgmma_persistent, where it runs. Each step is the one before
+  // The headline is the last step, wgmma_tma_store, where it runs. Each step is the one before
   // plus one idea, so elsewhere the last step that runs stands for the chapter: mma_sync_ldmatrix
   // on a GPU or build without wgmma, and cuBLAS's row where no step runs (a GPU, or a build,
   // for less than 8.0).

@@ -42,26 +42,30 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 }
 
 //! [tensor_map]
-/// A 2-D tensor map of @p outer rows of @p inner elements of @p type (@p element_bytes each,
-/// row after row), with boxes of @p box_outer x @p box_inner, 128-byte swizzled in shared
-/// memory. @throws CudaError naming the matrix @p name when the driver refuses it.
-inline CUtensorMap swizzled_tensor_map(const char* name, CUtensorMapDataType type,
-                                       size_t element_bytes, const void* d_matrix, int64_t outer,
-                                       int64_t inner, uint32_t box_outer, uint32_t box_inner) {
+/**
+ * @brief cuTensorMapEncodeTiled for a matrix at @p d_matrix of @p kRank dimensions: @p size
+ *        elements of @p type in each (innermost first), @p strides bytes from one index to the
+ *        next of dimensions 1 on, boxes of @p box elements, stored in shared memory with the
+ *        128-byte swizzle (in each group of 8 rows of 128 bytes, row r stores its 16-byte piece
+ *        p at piece p ^ (r % 8)).
+ * @throws CudaError naming the matrix (@p what) when the driver refuses the map.
+ */
+template <int kRank>
+inline CUtensorMap swizzled_tensor_map(const std::string& what, CUtensorMapDataType type,
+                                       const void* d_matrix, const cuuint64_t (&size)[kRank],
+                                       const cuuint64_t (&strides)[kRank - 1],
+                                       const cuuint32_t (&box)[kRank],
+                                       CUtensorMapL2promotion promotion) {
   CUtensorMap map{};
-  const cuuint64_t size[2] = {cuuint64_t(inner), cuuint64_t(outer)};  // innermost first
-  const cuuint64_t row_bytes[1] = {cuuint64_t(inner) * element_bytes};
-  const cuuint32_t box[2] = {box_inner, box_outer};
-  const cuuint32_t element_strides[2] = {1, 1};
+  cuuint32_t element_strides[kRank];
+  for (cuuint32_t& stride : element_strides) stride = 1;
   const CUresult result = tensor_map_encoder()(
-      &map, type, 2, const_cast<void*>(d_matrix), size, row_bytes, box, element_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      &map, type, kRank, const_cast<void*>(d_matrix), size, strides, box, element_strides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, promotion,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS) {
-    throw tutorial::CudaError(
-        "cuTensorMapEncodeTiled for " + std::string(name) + " (" + std::to_string(outer) + " x " +
-        std::to_string(inner) + ", boxes of " + std::to_string(box_outer) + " x " +
-        std::to_string(box_inner) + ") failed: CUresult " + std::to_string(int(result)));
+    throw tutorial::CudaError("cuTensorMapEncodeTiled for " + what + " failed: CUresult " +
+                              std::to_string(int(result)));
   }
   return map;
 }
@@ -70,8 +74,7 @@ inline CUtensorMap swizzled_tensor_map(const char* name, CUtensorMapDataType typ
  * @brief The tensor map of a K-major BF16 matrix (@p rows rows of @p k values, row after row)
  *        whose copies move boxes of @p box_rows rows x kTmaBoxDepth values.
  *
- * In shared memory a box is box_rows rows of 128 bytes, swizzled by 128 bytes: in each group
- * of 8 rows, row r stores its 16-byte piece p at piece p ^ (r % 8), the layout wgmma's
+ * In shared memory a box is box_rows rows of 128 bytes, 128-byte swizzled: the layout wgmma's
  * descriptors call the 128-byte swizzle (swizzled_tile_descriptor()). Boxes that reach past
  * the matrix are filled with zeros. L2 promotion fetches 256-byte lines: the rows of a box are
  * 128 bytes each.
@@ -81,8 +84,13 @@ inline CUtensorMap swizzled_tensor_map(const char* name, CUtensorMapDataType typ
  */
 inline CUtensorMap k_major_tensor_map(const char* name, const __nv_bfloat16* d_matrix, int64_t rows,
                                       int64_t k, uint32_t box_rows) {
-  return swizzled_tensor_map(name, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, sizeof(__nv_bfloat16),
-                             d_matrix, rows, k, box_rows, kTmaBoxDepth);
+  return swizzled_tensor_map<2>(
+      std::string(name) + " (" + std::to_string(rows) + " x " + std::to_string(k) +
+          " BF16, boxes of " + std::to_string(box_rows) + " x " + std::to_string(kTmaBoxDepth) +
+          ")",
+      CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, d_matrix, {cuuint64_t(k), cuuint64_t(rows)},
+      {cuuint64_t(k) * sizeof(__nv_bfloat16)}, {kTmaBoxDepth, box_rows},
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 //! [tensor_map]
 
@@ -103,25 +111,24 @@ constexpr uint32_t kCBoxRows = 64, kCBoxCols = 128 / sizeof(float);
  * @pre @p d_c 16-byte aligned, @p cols a multiple of 4, @p rows a multiple of 16.
  */
 inline CUtensorMap c_tensor_map(float* d_c, int64_t rows, int64_t cols) {
-  CUtensorMap map{};
   const cuuint64_t row = cuuint64_t(cols) * sizeof(float);
-  const cuuint64_t size[4] = {cuuint64_t(cols), 2, 8, cuuint64_t(rows / 16)};
-  const cuuint64_t strides[3] = {8 * row, row, 16 * row};  // bytes, dimensions 1-3
-  const cuuint32_t box[4] = {kCBoxCols, 2, 8, kCBoxRows / 16};
-  const cuuint32_t element_strides[4] = {1, 1, 1, 1};
-  const CUresult result = tensor_map_encoder()(
-      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, d_c, size, strides, box, element_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS) {
-    throw tutorial::CudaError("cuTensorMapEncodeTiled for C (" + std::to_string(rows) + " x " +
-                              std::to_string(cols) +
-                              " floats, rows 0, 8, 1, 9, ...) failed: "
-                              "CUresult " +
-                              std::to_string(int(result)));
-  }
-  return map;
+  return swizzled_tensor_map<4>(
+      "C (" + std::to_string(rows) + " x " + std::to_string(cols) +
+          " floats, rows 0, 8, 1, 9, ...)",
+      CU_TENSOR_MAP_DATA_TYPE_FLOAT32, d_c, {cuuint64_t(cols), 2, 8, cuuint64_t(rows / 16)},
+      {8 * row, row, 16 * row}, {kCBoxCols, 2, 8, kCBoxRows / 16}, CU_TENSOR_MAP_L2_PROMOTION_NONE);
 }
 //! [c_tensor_map]
+
+/// The tensor map of a row-major float matrix (@p rows x @p cols) in boxes of @p box_rows rows x
+/// kCBoxCols floats, 128-byte swizzled, rows in their order: C as exercise 10.6 stores it (and
+/// as step 7 did before its rows were interleaved). @pre @p d_c 16-byte aligned, @p cols a
+/// multiple of 4; 1 <= box_rows <= 256.
+inline CUtensorMap plain_c_tensor_map(float* d_c, int64_t rows, int64_t cols, uint32_t box_rows) {
+  return swizzled_tensor_map<2>(
+      "C (" + std::to_string(rows) + " x " + std::to_string(cols) + " floats)",
+      CU_TENSOR_MAP_DATA_TYPE_FLOAT32, d_c, {cuuint64_t(cols), cuuint64_t(rows)},
+      {cuuint64_t(cols) * sizeof(float)}, {kCBoxCols, box_rows}, CU_TENSOR_MAP_L2_PROMOTION_NONE);
+}
 
 }  // namespace chapter10

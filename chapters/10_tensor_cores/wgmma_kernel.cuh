@@ -46,8 +46,8 @@ struct WgmmaStage {
 constexpr uint32_t kWgStageBytes = sizeof(WgmmaStage);
 /// Where B's tile starts in a stage.
 constexpr uint32_t kWgBOffset = offsetof(WgmmaStage, b);
-/// Dynamic shared memory of steps 3-6: the stages, and room to align them to 1024 bytes (CUDA
-/// promises the dynamic part only 16-byte alignment).
+/// Dynamic shared memory of steps 3-6 (step 7 adds to it): the stages, and room to align them to
+/// 1024 bytes (CUDA promises the dynamic part only 16-byte alignment).
 constexpr int kWgSharedBytes = int(kWgStages * sizeof(WgmmaStage) + kSwizzleAtomBytes);
 /// A consumer warpgroup's rows of A start this many bytes into A's tile per warpgroup before it.
 constexpr uint32_t kWgConsumerABytes = sizeof(WgmmaStage::a) / kConsumerWarpgroups;

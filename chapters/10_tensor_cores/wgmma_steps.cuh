@@ -27,13 +27,13 @@
 
 namespace chapter10 {
 
-/// Why steps 3-6 may not run: what the report says when they are skipped.
+/// Why steps 3-7 may not run: what the report says when they are skipped.
 constexpr const char* kWgmmaSkipped =
     "wgmma_tma, wgmma_warp_specialized, wgmma_persistent, wgmma_cluster_multicast and "
     "wgmma_tma_store skipped: "
     "TMA, wgmma and setmaxnreg need an sm_90a build and a compute capability 9.0 GPU (Hopper)";
 
-/// Whether this binary holds the sm_90a code of steps 3-6 (CMake defines TUTORIAL_SM90A
+/// Whether this binary holds the sm_90a code of steps 3-7 (CMake defines TUTORIAL_SM90A
 /// when its architecture list has 9.0) and @p device can run it. sm_90a code runs on compute
 /// capability 9.0 only: no later GPU takes it, and PTX compiled without the "a" features
 /// holds empty kernels.
@@ -57,8 +57,8 @@ inline std::string persistent_grid_note(int64_t blocks, int64_t tiles, int sm_co
          ", ... of the " + std::to_string(tiles);
 }
 
-/// The signature steps 3-6 share, as the harness launches them (clocked_kernel's TMA form):
-/// the slots, the tensor maps of A and of B's columns, C, m, n, k.
+/// The signature steps 3-6 share (step 7 adds C's tensor map), as the harness launches them
+/// (clocked_kernel's TMA form): the slots, the tensor maps of A and of B's columns, C, m, n, k.
 using WgmmaKernel = void (*)(tutorial::BlockCycleSlots, CUtensorMap, CUtensorMap, float*, int64_t,
                              int64_t, int64_t);
 
