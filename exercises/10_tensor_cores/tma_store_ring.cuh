@@ -29,7 +29,7 @@
 #include <cstdint>
 
 #include "07_tiled_matmul/matmul.cuh"      // ceil_div
-#include "10_tensor_cores/tensor_map.cuh"  // c_tensor_map, kCBoxCols
+#include "10_tensor_cores/tensor_map.cuh"  // plain_c_tensor_map, kCBoxCols
 #include "10_tensor_cores/tma_store.cuh"   // the TMA store, its bulk groups, the proxy fence
 
 namespace exercise10 {

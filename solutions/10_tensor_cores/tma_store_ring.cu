@@ -78,7 +78,7 @@ void launch_store_tiles(const CUtensorMap& c_map, const float* d_values, int64_t
 }
 
 void store_tiles(const float* d_values, float* d_c, int64_t m, int64_t n, int buffers) {
-  const CUtensorMap c_map = chapter10::c_tensor_map(d_c, m, n, kBoxRows);
+  const CUtensorMap c_map = chapter10::plain_c_tensor_map(d_c, m, n, kBoxRows);
   if (buffers == 1) launch_store_tiles<1>(c_map, d_values, m, n);
   if (buffers == 2) launch_store_tiles<2>(c_map, d_values, m, n);
   if (buffers == 3) launch_store_tiles<3>(c_map, d_values, m, n);
