@@ -111,7 +111,8 @@ def read_profile_spec(chapter_dir):
 
 # The harness's kernels around a lesson's block body (tutorial/harness/block_cycles.cuh): a launch of
 # clocked_blocks<&body, ...> is listed under the body's name.
-HARNESS_WRAPPERS = ("clocked_blocks", "clocked_blocks_bounded", "clocked_blocks_tma")
+HARNESS_WRAPPERS = (
+    "clocked_blocks", "clocked_blocks_bounded", "clocked_blocks_tma", "clocked_blocks_tma3")
 
 
 def first_template_argument(name, start):

@@ -142,6 +142,10 @@ TMA = ("void tutorial::clocked_blocks_tma<&chapter10::matmul_wgmma_tma, 384, 1, 
        "(tutorial::ClockStart)1, float *, long, long, long>(tutorial::BlockCycleSlots, "
        "CUtensorMap_st, CUtensorMap_st, float *, long, long, long)")
 assert profile.short_kernel_name(TMA) == "matmul_wgmma_tma", profile.short_kernel_name(TMA)
+TMA3 = ("void tutorial::clocked_blocks_tma3<&chapter10::matmul_wgmma_tma_store, 384, 1, 1, long, "
+        "long, long>(tutorial::BlockCycleSlots, CUtensorMap_st, CUtensorMap_st, CUtensorMap_st, "
+        "long, long, long)")
+assert profile.short_kernel_name(TMA3) == "matmul_wgmma_tma_store", profile.short_kernel_name(TMA3)
 BOUNDED = ("void tutorial::clocked_blocks_bounded<&chapter09::sgemm_tiles<8, (chapter09::Arrangement)1, "
            "2, false, 128, 8>, 256, 2, (tutorial::ClockStart)0, const float *, const float *, "
            "float *, long, long, long>(tutorial::BlockCycleSlots, T5...)")
