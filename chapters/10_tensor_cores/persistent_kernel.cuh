@@ -27,11 +27,14 @@ inline int64_t persistent_blocks(int64_t m, int64_t n, int sm_count) {
   return std::min<int64_t>(wgmma_blocks(m, n), sm_count);
 }
 
-//! [matmul_wgmma_persistent]
+//! [persistent_tiles]
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /**
- * @brief C = A * B with step 4's producer and consumers, on a grid that stays: each block
- *        computes the tiles blockIdx.x, blockIdx.x + gridDim.x, ... (in tile_of_block()'s
- *        grouped order), one after the other.
+ * @brief The block of steps 5 and 7: step 4's producer and consumers on a grid that stays. The
+ *        block computes the tiles blockIdx.x, blockIdx.x + gridDim.x, ... (in tile_of_block()'s
+ *        grouped order), one after the other, and its consumer warpgroups hand each tile's
+ *        accumulators to @p store(d, stages, consumer, row0, col0): warpgroup consumer's 64
+ *        rows of the tile, whose first element is C(row0, col0).
  *
  * What changed from wgmma_warp_specialized: a block no longer ends with its tile. Its stage
  * ring runs on from one tile to the next (each side's RingPosition, and so each stage's round
@@ -40,11 +43,10 @@ inline int64_t persistent_blocks(int64_t m, int64_t n, int sm_count) {
  * copying the next tile's first steps while the consumers still multiply the last steps of
  * this one and store its accumulators to C. One tile's epilogue and the next one's pipeline
  * fill overlap, and no block is launched, nor its barriers set up, more than once per SM.
- * @pre as matmul_wgmma_warp_specialized, with persistent_blocks(m, n, SMs) blocks.
  */
-__device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensorMap& b_map,
-                                        float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+template <typename Store>
+__device__ inline void persistent_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map,
+                                        int64_t m, int64_t n, int64_t k, Store&& store) {
   extern __shared__ unsigned char dynamic_shared[];
   __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
   __shared__ uint64_t empty[kWgStages];  // every consumer warp is done with the stage
@@ -76,9 +78,25 @@ __device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensor
       const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
       float d[kWgAccumulators] = {};  // every tile starts from zero
       consume_tile(d, stages, full, empty, a_rows, steps, ring);
-      store_warpgroup_tile(d, c, n, tile.row * kWgBlockM + 64 * consumer, tile.col * kWgBlockN);
+      store(d, stages, consumer, tile.row * kWgBlockM + 64 * consumer, tile.col * kWgBlockN);
     }
   }
+}
+#endif
+//! [persistent_tiles]
+
+//! [matmul_wgmma_persistent]
+/**
+ * @brief C = A * B with persistent_tiles(), each consumer storing its accumulators from its
+ *        registers (store_warpgroup_tile(), as steps 3 and 4 store).
+ * @pre as matmul_wgmma_warp_specialized, with persistent_blocks(m, n, SMs) blocks.
+ */
+__device__ void matmul_wgmma_persistent(const CUtensorMap& a_map, const CUtensorMap& b_map,
+                                        float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  persistent_tiles(a_map, b_map, m, n, k,
+                   [&](float(&d)[kWgAccumulators], const WgmmaStages&, int, int64_t row0,
+                       int64_t col0) { store_warpgroup_tile(d, c, n, row0, col0); });
 #endif
 }
 //! [matmul_wgmma_persistent]

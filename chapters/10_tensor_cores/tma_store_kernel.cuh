@@ -15,6 +15,7 @@
 #include "07_tiled_matmul/tile_of_block.cuh"
 #include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
+#include "persistent_kernel.cuh"
 #include "tensor_map.cuh"
 #include "tutorial/harness/block_cycles.cuh"
 #include "warp_specialized_kernel.cuh"
@@ -108,12 +109,13 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
 
 //! [matmul_wgmma_tma_store]
 /**
- * @brief C = A * B with step 5's persistent producer and consumers, storing C through TMA.
+ * @brief C = A * B with step 5's persistent producer and consumers (persistent_tiles()), storing
+ *        C through TMA.
  *
  * What changed from wgmma_persistent: the consumers no longer write C from their registers to
  * global memory (128 stores of 8 bytes a thread, during which nothing multiplies: a copy of
- * step 5 that skips them ran 11% faster). Each consumer
- * warpgroup writes its accumulators, one 64 x 32 box at a time, into shared memory
+ * step 5 that skips them ran 11% faster). Each consumer warpgroup writes its accumulators, one
+ * 64 x 32 box at a time, into its boxes of shared memory after the stages
  * (store_tile_by_tma()), and one of its threads hands each box to TMA, which copies it to C
  * while the warpgroup already waits for the next tile's first stage. Before its block ends,
  * that thread waits until its last stores are complete.
@@ -123,43 +125,16 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
 __device__ void matmul_wgmma_tma_store(const CUtensorMap& a_map, const CUtensorMap& b_map,
                                        const CUtensorMap& c_map, int64_t m, int64_t n, int64_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  extern __shared__ unsigned char dynamic_shared[];
-  __shared__ uint64_t full[kWgStages];   // the stage's copies have landed
-  __shared__ uint64_t empty[kWgStages];  // every consumer warp is done with the stage
-  const WgmmaStages stages = wgmma_stages(dynamic_shared);
-  // Each consumer's boxes of C, after the stages (1024-byte aligned, as they are).
-  float* const c_boxes = reinterpret_cast<float*>(stages.tiles + kWgStages);
-  const int64_t tile_rows = m / kWgBlockM, tile_cols = tutorial::ceil_div(n, kWgBlockN);
-  const int64_t tiles = tile_rows * tile_cols, steps = k / kWgDepth;
-
-  if (threadIdx.x == 0) init_stage_barriers(full, empty);
-  __syncthreads();
-
-  const int warpgroup = threadIdx.x / kWarpgroupThreads;
-  RingPosition ring;  // each side's own, carried from tile to tile
-  if (warpgroup == 0) {
-    release_registers<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
-        produce_tile(stages, full, empty, &a_map, &b_map, steps, tile.row * kWgBlockM,
-                     tile.col * kWgBlockN, ring);
-      }
-    }
-  } else {
-    claim_registers<kConsumerRegisters>();
-    const int consumer = warpgroup - 1;
-    const uint32_t a_rows = consumer * kWgConsumerABytes;  // this warpgroup's 64 rows of A
-    float* const buffers = c_boxes + consumer * kCBuffers * kCBoxFloats;
-    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-      const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
-      float d[kWgAccumulators] = {};  // every tile starts from zero
-      consume_tile(d, stages, full, empty, a_rows, steps, ring);
-      store_tile_by_tma(d, buffers, &c_map, consumer, n, tile.row * kWgBlockM + 64 * consumer,
-                        tile.col * kWgBlockN);
-    }
-    if (threadIdx.x % kWarpgroupThreads == 0) tma_store_wait_all();  // C is written
-  }
+  persistent_tiles(a_map, b_map, m, n, k,
+                   [&](float(&d)[kWgAccumulators], const WgmmaStages& stages, int consumer,
+                       int64_t row0, int64_t col0) {
+                     // This consumer's boxes, after the stages (1024-byte aligned, as they are).
+                     float* const buffers = reinterpret_cast<float*>(stages.tiles + kWgStages) +
+                                            consumer * kCBuffers * kCBoxFloats;
+                     store_tile_by_tma(d, buffers, &c_map, consumer, n, row0, col0);
+                   });
+  const bool issuer = threadIdx.x >= kWarpgroupThreads && threadIdx.x % kWarpgroupThreads == 0;
+  if (issuer) tma_store_wait_all();  // C is written before the block's shared memory goes
 #endif
 }
 //! [matmul_wgmma_tma_store]
