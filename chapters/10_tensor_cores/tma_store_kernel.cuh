@@ -113,7 +113,7 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
  *        C through TMA.
  *
  * What changed from wgmma_persistent: the consumers no longer write C from their registers to
- * global memory (128 stores of 8 bytes a thread, during which nothing multiplies: a copy of
+ * global memory (64 stores of 8 bytes a thread, during which nothing multiplies: a copy of
  * step 5 that skips them ran 11% faster). Each consumer warpgroup writes its accumulators, one
  * 64 x 32 box at a time, into its boxes of shared memory after the stages
  * (store_tile_by_tma()), and one of its threads hands each box to TMA, which copies it to C
