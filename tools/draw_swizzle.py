@@ -31,7 +31,7 @@ BF16_BYTES = 2
 SOURCE_FACTS = {
     "swizzle mode": ("tensor_map.cuh", "CU_TENSOR_MAP_SWIZZLE_128B"),
     "data type": ("tensor_map.cuh", "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"),
-    "box row": ("tensor_map.cuh", "const cuuint32_t box[2] = {kTmaBoxDepth, box_rows};"),
+    "box row": ("tensor_map.cuh", "{kTmaBoxDepth, box_rows}"),
     "the rule": ("tensor_map.cuh", "row r stores its 16-byte piece p at piece p ^ (r % 8)"),
     "wgmma's swizzle mode": ("hopper_ptx.cuh", "uint64_t(1) << 62;"),
     "steps use the maps": ("wgmma_kernel.cuh", "constexpr int kWgBlockM = 128, kWgBlockN = 256, "

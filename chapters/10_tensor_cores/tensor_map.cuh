@@ -45,9 +45,10 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 /**
  * @brief cuTensorMapEncodeTiled for a matrix at @p d_matrix of @p kRank dimensions: @p size
  *        elements of @p type in each (innermost first), @p strides bytes from one index to the
- *        next of dimensions 1 on, boxes of @p box elements, stored in shared memory with the
- *        128-byte swizzle (in each group of 8 rows of 128 bytes, row r stores its 16-byte piece
- *        p at piece p ^ (r % 8)).
+ *        next of dimensions 1 on, boxes of @p box elements, with the 128-byte swizzle.
+ *
+ * In shared memory, in each group of 8 rows of 128 bytes of a box,
+ * row r stores its 16-byte piece p at piece p ^ (r % 8).
  * @throws CudaError naming the matrix (@p what) when the driver refuses the map.
  */
 template <int kRank>
