@@ -1,8 +1,9 @@
 /**
  * @file chapters/10_tensor_cores/persistent_kernel.cuh
- * @brief Step 5 of chapter 10: step 4's warp-specialized pipeline in a persistent grid, one
- *        block per SM walking tile after tile, so that the producer loads the next tile while
- *        the consumers store the last one (sm_90a only).
+ * @brief Step 5 of chapter 10, and persistent_tiles(), the block steps 5 and 7 share: step 4's
+ *        warp-specialized pipeline in a persistent grid, one block per SM walking tile after
+ *        tile, so that the producer loads the next tile while the consumers store the last one
+ *        (sm_90a only).
  */
 #pragma once
 

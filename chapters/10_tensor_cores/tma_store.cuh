@@ -53,9 +53,9 @@ __device__ inline void tma_store_commit() {
   cuda::ptx::cp_async_bulk_commit_group();
 }
 
-/// Waits until at most @p kPending of this thread's bulk groups still read their shared memory
-/// (the rest may still be writing global memory): cp.async.bulk.wait_group.read. Their
-/// source boxes may be written again.
+/// Waits until every one of this thread's bulk groups but the @p kPending it committed last has
+/// read its shared memory (they may still be writing global memory):
+/// cp.async.bulk.wait_group.read. Their source boxes may be written again.
 template <int kPending>
 __device__ inline void tma_store_wait_read() {
   cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kPending>{});

@@ -34,6 +34,8 @@ constexpr int kCBuffers = 2;
 /// Dynamic shared memory of step 7: step 5's stages, then each consumer's kCBuffers boxes.
 constexpr int kTmaStoreSharedBytes = kWgSharedBytes + kConsumerWarpgroups * kCBuffers * kCBoxBytes;
 static_assert(kCBoxBytes % kSwizzleAtomBytes == 0, "each box starts where the swizzle does");
+static_assert(kCBoxesPerTile % kCBuffers == 0,
+              "a tile's first box reuses the buffer kCBuffers boxes back, across tiles too");
 static_assert(kTmaStoreSharedBytes <= 227 * 1024, "an H100 block has 227 KiB of shared memory");
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -48,9 +50,10 @@ static_assert(kTmaStoreSharedBytes <= 227 * 1024, "an H100 block has 227 KiB of 
  * bytes at once (wgmma's layout, store_warpgroup_tile()), 8 bytes a thread, and shared
  * memory serves such a write half a warp (128 bytes) at a time: 4 rows of 2 pieces, which
  * must land on 8 different pieces of 16 bytes (4 banks each). Unswizzled, every row's pieces
- * are the same two. Swizzled, rows 0-3 move them by 0-3: 4 pieces only, each twice. With the
- * rows interleaved, a half warp's 4 rows are rows 0, 2, 4, 6 of the box: moved by 0, 2, 4, 6,
- * they cover all 8.
+ * are the same two. The swizzle XORs a piece's index with r % 8: rows 0 and 1 then hold the
+ * same two pieces, rows 2 and 3 the same two others: 4 of the 8, each twice. With the rows
+ * interleaved, a half warp's 4 rows are 2 apart in the box (0, 2, 4, 6 for the first), XORed
+ * with 0, 2, 4, 6 (or 1, 3, 5, 7): all 8 pieces.
  */
 __device__ inline void write_c_box(const float (&d)[kWgAccumulators], int box, float* buffer) {
   const int warp = (threadIdx.x % kWarpgroupThreads) / 32, lane = threadIdx.x % 32;
@@ -114,8 +117,8 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
  *
  * What changed from wgmma_persistent: the consumers no longer write C from their registers to
  * global memory (64 stores of 8 bytes a thread, during which nothing multiplies: a copy of
- * step 5 that skips them ran 11% faster). Each consumer warpgroup writes its accumulators, one
- * 64 x 32 box at a time, into its boxes of shared memory after the stages
+ * step 5 that skips them took 11-12% less time). Each consumer warpgroup writes its accumulators,
+ * one 64 x 32 box at a time, into its boxes of shared memory after the stages
  * (store_tile_by_tma()), and one of its threads hands each box to TMA, which copies it to C
  * while the warpgroup already waits for the next tile's first stage. Before its block ends,
  * that thread waits until its last stores are complete.
@@ -134,7 +137,7 @@ __device__ void matmul_wgmma_tma_store(const CUtensorMap& a_map, const CUtensorM
                      store_tile_by_tma(d, buffers, &c_map, consumer, n, row0, col0);
                    });
   const bool issuer = threadIdx.x >= kWarpgroupThreads && threadIdx.x % kWarpgroupThreads == 0;
-  if (issuer) tma_store_wait_all();  // C is written before the block's shared memory goes
+  if (issuer) tma_store_wait_all();  // no store still reads this block's shared memory at its end
 #endif
 }
 //! [matmul_wgmma_tma_store]

@@ -1,8 +1,8 @@
 // Checker of exercise 10.6: random matrices stored by the learner's TMA epilogue, every element
-// of C compared with the input, exactly, through rings of 1, 2 and 3 buffers: one element, one
-// whole tile, tiles cut by C's edges, then C of 4096 x 4096 and more tiles than the GPU holds at
-// once. C is poisoned (NaN) before each run, with a poisoned guard after it. The given steps
-// (tma_store_ring.cuh) poison the shared buffers before the first box and after the block is
+// of C compared with the input, exactly, through rings of 1, 2 and 3 buffers: 1 x 4 (the smallest
+// C), one whole tile, tiles cut by C's edges, then C of 4096 x 4096 and more tiles than the GPU
+// holds at once. C is poisoned (NaN) before each run, with a poisoned guard after it. The given
+// steps (tma_store_ring.cuh) poison the shared buffers before the first box and after the block is
 // done; a failure names the first wrong element and what its value shows.
 #include <cmath>
 #include <cstdint>
@@ -114,8 +114,8 @@ void expect_stored(const Case& c, uint64_t seed, const std::string& passed) {
 
 void check_tma_store_ring(const CheckRun& run) {
   expect_sm90();
-  // One element (one block, 7 of its 8 boxes wholly past C's edge); one whole tile; tiles cut
-  // by both edges; many tiles, some cut; then 4096 x 4096 (1024 blocks) and a C with more tiles
+  // 1 x 4, the smallest C (one block, 7 of its 8 boxes wholly past C's edge); one whole tile; tiles
+  // cut by both edges; many tiles, some cut; then 4096 x 4096 (1024 blocks) and a C with more tiles
   // than the GPU holds at once, whose last row and column of tiles are cut.
   const int64_t shapes[][2] = {{1, 4},       {64, 256},    {100, 300},
                                {1000, 1028}, {4096, 4096}, {4097, 8196}};

@@ -64,8 +64,9 @@ struct TileValues {
 //! [exercise_10_6]
 /// Exercise 10.6: this thread's values of box @p box of the tile (@p d), written into the
 /// shared box at @p buffer as the tensor map lays it out: row r of the box (32 floats, 128 bytes)
-/// at buffer + 32 r, its 16-byte piece p (floats 4p to 4p + 3) at piece p ^ (r % 8) of the row,
-/// the 128-byte swizzle. @pre @p buffer is 1024-byte aligned.
+/// at buffer + 32 r, its 16-byte pieces (floats 4p to 4p + 3) where plain_c_tensor_map's
+/// CU_TENSOR_MAP_SWIZZLE_128B puts them (chapter 10, section 3). @pre @p buffer is 1024-byte
+/// aligned.
 __device__ void write_box(const TileValues& d, int box, float* buffer);
 
 /// Exercise 10.6: the block's 128 threads store their tile, held in @p d, to C at (@p row0,
