@@ -11,9 +11,6 @@
 
 #include <cstdint>
 
-#include "07_tiled_matmul/matmul.cuh"
-#include "07_tiled_matmul/tile_of_block.cuh"
-#include "bf16_matmul.cuh"
 #include "hopper_ptx.cuh"
 #include "persistent_kernel.cuh"
 #include "tensor_map.cuh"
