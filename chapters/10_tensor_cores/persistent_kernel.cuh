@@ -45,7 +45,7 @@ inline int64_t persistent_blocks(int64_t m, int64_t n, int sm_count) {
  * this one and store its accumulators to C. One tile's epilogue and the next one's pipeline
  * fill overlap, and no block is launched, nor its barriers set up, more than once per SM.
  */
-template <typename Store>
+template <int64_t kGroup = chapter07::kGroupRows, typename Store>
 __device__ inline void persistent_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map,
                                         int64_t m, int64_t n, int64_t k, Store&& store) {
   extern __shared__ unsigned char dynamic_shared[];
@@ -66,7 +66,8 @@ __device__ inline void persistent_tiles(const CUtensorMap& a_map, const CUtensor
     release_registers<kProducerRegisters>();
     if (threadIdx.x == 0) {
       for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
+        const chapter07::TilePosition tile =
+            chapter07::tile_of_block<kGroup>(t, tile_rows, tile_cols);
         produce_tile(stages, full, empty, &a_map, &b_map, steps, tile.row * kWgBlockM,
                      tile.col * kWgBlockN, ring);
       }
@@ -76,7 +77,8 @@ __device__ inline void persistent_tiles(const CUtensorMap& a_map, const CUtensor
     const int consumer = warpgroup - 1;
     const uint32_t a_rows = consumer * kWgConsumerABytes;  // this warpgroup's 64 rows of A
     for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-      const chapter07::TilePosition tile = chapter07::tile_of_block(t, tile_rows, tile_cols);
+      const chapter07::TilePosition tile =
+          chapter07::tile_of_block<kGroup>(t, tile_rows, tile_cols);
       float d[kWgAccumulators] = {};  // every tile starts from zero
       consume_tile(d, stages, full, empty, a_rows, steps, ring);
       store(d, stages, consumer, tile.row * kWgBlockM + 64 * consumer, tile.col * kWgBlockN);

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "07_tiled_matmul/tile_of_block.cuh"
 #include "hopper_ptx.cuh"
 #include "persistent_kernel.cuh"
 #include "tensor_map.cuh"
@@ -109,8 +110,8 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
 
 //! [matmul_wgmma_tma_store]
 /**
- * @brief C = A * B with step 5's persistent producer and consumers (persistent_tiles()), storing
- *        C through TMA.
+ * @brief The block of steps 7 and 8: C = A * B with step 5's persistent producer and consumers
+ *        (persistent_tiles(), its tiles in groups of @p kGroup tile rows), storing C through TMA.
  *
  * What changed from wgmma_persistent: the consumers no longer write C from their registers to
  * global memory (64 stores of 8 bytes a thread, during which nothing multiplies: a copy of
@@ -122,20 +123,27 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
  * @pre as matmul_wgmma_persistent, with kTmaStoreSharedBytes of dynamic shared memory and
  *      @p c_map from c_tensor_map(C, m, n).
  */
-__device__ void matmul_wgmma_tma_store(const CUtensorMap& a_map, const CUtensorMap& b_map,
+template <int64_t kGroup>
+__device__ inline void tma_store_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map,
                                        const CUtensorMap& c_map, int64_t m, int64_t n, int64_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  persistent_tiles(a_map, b_map, m, n, k,
-                   [&](float(&d)[kWgAccumulators], const WgmmaStages& stages, int consumer,
-                       int64_t row0, int64_t col0) {
-                     // This consumer's boxes, after the stages (1024-byte aligned, as they are).
-                     float* const buffers = reinterpret_cast<float*>(stages.tiles + kWgStages) +
-                                            consumer * kCBuffers * kCBoxFloats;
-                     store_tile_by_tma(d, buffers, &c_map, consumer, n, row0, col0);
-                   });
+  const auto store = [&](float(&d)[kWgAccumulators], const WgmmaStages& stages, int consumer,
+                         int64_t row0, int64_t col0) {
+    // This consumer's boxes, after the stages (1024-byte aligned, as they are).
+    float* const buffers =
+        reinterpret_cast<float*>(stages.tiles + kWgStages) + consumer * kCBuffers * kCBoxFloats;
+    store_tile_by_tma(d, buffers, &c_map, consumer, n, row0, col0);
+  };
+  persistent_tiles<kGroup>(a_map, b_map, m, n, k, store);
   const bool issuer = threadIdx.x >= kWarpgroupThreads && threadIdx.x % kWarpgroupThreads == 0;
   if (issuer) tma_store_wait_all();  // no store still reads this block's shared memory at its end
 #endif
+}
+
+/// Step 7: tma_store_tiles() in step 5's groups of kGroupRows tile rows, on step 5's grid.
+__device__ void matmul_wgmma_tma_store(const CUtensorMap& a_map, const CUtensorMap& b_map,
+                                       const CUtensorMap& c_map, int64_t m, int64_t n, int64_t k) {
+  tma_store_tiles<chapter07::kGroupRows>(a_map, b_map, c_map, m, n, k);
 }
 //! [matmul_wgmma_tma_store]
 

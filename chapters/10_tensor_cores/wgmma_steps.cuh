@@ -1,6 +1,6 @@
 /**
  * @file chapters/10_tensor_cores/wgmma_steps.cuh
- * @brief Steps 3-7 from the host: whether they can run here, their tensor maps and their
+ * @brief Steps 3-8 from the host: whether they can run here, their tensor maps and their
  *        launches (dynamic shared memory beyond 48 KiB; step 6 in clusters), as steps of the
  *        chapter's table.
  */
@@ -17,6 +17,7 @@
 #include "cluster_kernel.cuh"
 #include "cluster_launch.cuh"
 #include "persistent_kernel.cuh"
+#include "square_waves_kernel.cuh"
 #include "tensor_map.cuh"
 #include "tma_store_kernel.cuh"
 #include "tutorial/harness/cuda_check.cuh"
@@ -27,13 +28,13 @@
 
 namespace chapter10 {
 
-/// Why steps 3-7 may not run: what the report says when they are skipped.
+/// Why steps 3-8 may not run: what the report says when they are skipped.
 constexpr const char* kWgmmaSkipped =
-    "wgmma_tma, wgmma_warp_specialized, wgmma_persistent, wgmma_cluster_multicast and "
-    "wgmma_tma_store skipped: "
+    "wgmma_tma, wgmma_warp_specialized, wgmma_persistent, wgmma_cluster_multicast, "
+    "wgmma_tma_store and wgmma_square_waves skipped: "
     "TMA, wgmma and setmaxnreg need an sm_90a build and a compute capability 9.0 GPU (Hopper)";
 
-/// Whether this binary holds the sm_90a code of steps 3-7 (CMake defines TUTORIAL_SM90A
+/// Whether this binary holds the sm_90a code of steps 3-8 (CMake defines TUTORIAL_SM90A
 /// when its architecture list has 9.0) and @p device can run it. sm_90a code runs on compute
 /// capability 9.0 only: no later GPU takes it, and PTX compiled without the "a" features
 /// holds empty kernels.
@@ -55,6 +56,16 @@ inline std::string persistent_grid_note(int64_t blocks, int64_t tiles, int sm_co
   return "wgmma_persistent: " + std::to_string(blocks) +
          " blocks, one per SM, each taking tiles i, i + " + std::to_string(blocks) +
          ", ... of the " + std::to_string(tiles);
+}
+
+/// The report's line on step 8's grid of @p blocks blocks (balanced_blocks()) over @p tiles.
+inline std::string square_waves_note(int64_t blocks, int64_t tiles, int sm_count) {
+  const int64_t waves = tutorial::ceil_div(tiles, blocks);
+  return "wgmma_square_waves: " + std::to_string(blocks) + " blocks on " +
+         std::to_string(sm_count) + " SMs, " + std::to_string(waves) + " wave" +
+         (waves == 1 ? "" : "s") + " of up to " + std::to_string(blocks) + " of the " +
+         std::to_string(tiles) + " tiles, in groups of " + std::to_string(kWaveGroupRows) +
+         " tile rows";
 }
 
 /// The signature steps 3-6 share (step 7 adds C's tensor map), as the harness launches them
@@ -123,24 +134,27 @@ inline tutorial::Step cluster_step(std::string id, std::string teaches, const Bf
 //! [cluster_step]
 
 //! [tma_store_step]
-/// Step 7 for the chapter's table: tma_store_kernel on @p blocks blocks (step 5's persistent
-/// grid) with kTmaStoreSharedBytes of dynamic shared memory, storing C through c_tensor_map(). The
-/// run must outlive the step.
+/// The signature steps 7 and 8 share: step 3-6's with C's tensor map in place of C.
+using TmaStoreKernel = void (*)(tutorial::BlockCycleSlots, CUtensorMap, CUtensorMap, CUtensorMap,
+                                int64_t, int64_t, int64_t);
+
+/// Step 7 or 8 for the chapter's table: @p kernel (tma_store_kernel or square_waves_kernel) on
+/// @p blocks blocks with kTmaStoreSharedBytes of dynamic shared memory, storing C through
+/// c_tensor_map(). The run must outlive the step.
 /// @pre wgmma_steps_run_on(the current device).
 inline tutorial::Step tma_store_step(std::string id, std::string teaches, const Bf16MatmulRun& run,
-                                     int64_t blocks) {
+                                     TmaStoreKernel kernel, int64_t blocks) {
   const int64_t m = run.m_pad(), n = run.n_pad(), k = run.k_pad();
   const CUtensorMap a_map = k_major_tensor_map("A", run.a(), m, k, kWgBlockM);
   const CUtensorMap b_map = k_major_tensor_map("B", run.b_cols(), n, k, kWgBlockN);
   const CUtensorMap c_map = c_tensor_map(run.c(), m, n);
-  CUDA_CHECK(cudaFuncSetAttribute(tma_store_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   kTmaStoreSharedBytes));
-  return run.step(
-      std::move(id), std::move(teaches), reinterpret_cast<const void*>(tma_store_kernel), blocks,
-      [=](tutorial::BlockCycleSlots slots) {
-        tma_store_kernel<<<unsigned(blocks), kSpecializedThreads, kTmaStoreSharedBytes>>>(
-            slots, a_map, b_map, c_map, m, n, k);
-      });
+  return run.step(std::move(id), std::move(teaches), reinterpret_cast<const void*>(kernel), blocks,
+                  [=](tutorial::BlockCycleSlots slots) {
+                    kernel<<<unsigned(blocks), kSpecializedThreads, kTmaStoreSharedBytes>>>(
+                        slots, a_map, b_map, c_map, m, n, k);
+                  });
 }
 //! [tma_store_step]
 

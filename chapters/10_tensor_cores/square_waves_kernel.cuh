@@ -1,0 +1,62 @@
+/**
+ * @file chapters/10_tensor_cores/square_waves_kernel.cuh
+ * @brief Step 8 of chapter 10: step 7's kernel on a grid whose waves are full and square. As
+ *        many blocks as make every wave the same size, and groups of 16 tile rows, so that the
+ *        tiles in flight at one time cover a square of C and read the fewest bytes of A and B
+ *        (sm_90a only).
+ */
+#pragma once
+
+#include <cstdint>
+
+#include "07_tiled_matmul/matmul.cuh"
+#include "tma_store_kernel.cuh"
+#include "tutorial/harness/block_cycles.cuh"
+#include "wgmma_kernel.cuh"
+
+namespace chapter10 {
+
+//! [square_waves]
+/**
+ * Tile rows of step 8's groups. A wave (the tiles one grid computes at one time, 128 of them
+ * on step 8's grid at 4096^3) reads every tile row of A and every tile column of B it touches,
+ * all along K: 128 x K values a tile row, 256 x K a tile column. In groups of 8 tile rows, a
+ * wave is 8 tile rows by 16 tile columns (1024 x 4096 of C) and reads 8 x 128 + 16 x 256 =
+ * 5120 values of each of K's steps. In groups of 16, it is 16 by 8 tile columns, a square of
+ * 2048 x 2048, and reads 16 x 128 + 8 x 256 = 4096: a fifth less, from L2 and so from DRAM.
+ */
+constexpr int64_t kWaveGroupRows = 16;
+
+/**
+ * @brief Step 8's grid for an m x n C: the fewest waves the SMs allow, then the fewest blocks
+ *        that take them. Every block computes the same number of tiles (one fewer for some, if
+ *        the tiles do not divide), and every wave but the last is full: each wave is a whole
+ *        number of tiles of the same size, the same square of C.
+ *
+ * 512 tiles (4096^3) on 132 SMs take 4 waves with 132 blocks or with 128. With 132, 16 blocks
+ * take 3 tiles and 116 take 4: the fourth wave runs on 116 SMs and takes as long as the others,
+ * and every wave starts 4 tiles further into the order than the one before, straddling two
+ * groups. With 128, each block takes 4 tiles and wave w is tiles 128 w to 128 w + 127.
+ */
+inline int64_t balanced_blocks(int64_t m, int64_t n, int sm_count) {
+  const int64_t tiles = wgmma_blocks(m, n);
+  const int64_t waves = tutorial::ceil_div(tiles, int64_t(sm_count));
+  return tutorial::ceil_div(tiles, waves);
+}
+
+/// Step 8: step 7's block (tma_store_tiles()) in groups of kWaveGroupRows tile rows, on
+/// balanced_blocks() blocks.
+__device__ void matmul_wgmma_square_waves(const CUtensorMap& a_map, const CUtensorMap& b_map,
+                                          const CUtensorMap& c_map, int64_t m, int64_t n,
+                                          int64_t k) {
+  tma_store_tiles<kWaveGroupRows>(a_map, b_map, c_map, m, n, k);
+}
+//! [square_waves]
+
+/// matmul_wgmma_square_waves as the harness launches it (clocked_kernel in
+/// tutorial/harness/block_cycles.cuh), as step 7's; one block an SM.
+inline constexpr auto square_waves_kernel =
+    tutorial::clocked_kernel<matmul_wgmma_square_waves, kSpecializedThreads, 1,
+                             tutorial::ClockStart::kShared>;
+
+}  // namespace chapter10
