@@ -61,11 +61,9 @@ inline std::string persistent_grid_note(int64_t blocks, int64_t tiles, int sm_co
 /// The report's line on step 8's grid of @p blocks blocks (balanced_blocks()) over @p tiles.
 inline std::string square_waves_note(int64_t blocks, int64_t tiles, int sm_count) {
   const int64_t waves = tutorial::ceil_div(tiles, blocks);
-  return "wgmma_square_waves: " + std::to_string(blocks) + " blocks on " +
-         std::to_string(sm_count) + " SMs, " + std::to_string(waves) + " wave" +
-         (waves == 1 ? "" : "s") + " of up to " + std::to_string(blocks) + " of the " +
-         std::to_string(tiles) + " tiles, in groups of " + std::to_string(kWaveGroupRows) +
-         " tile rows";
+  return "wgmma_square_waves: tiles " + std::to_string(tiles) + ", blocks " +
+         std::to_string(blocks) + " (SMs " + std::to_string(sm_count) + "), waves " +
+         std::to_string(waves) + ", groups of " + std::to_string(kWaveGroupRows) + " tile rows";
 }
 
 /// The signature steps 3-6 share (step 7 adds C's tensor map), as the harness launches them
