@@ -18,25 +18,24 @@ namespace chapter10 {
 
 //! [square_waves]
 /**
- * Tile rows of step 8's groups. A wave (the tiles one grid computes at one time, 128 of them
+ * Tile rows of step 8's groups. A wave (the tiles a persistent grid computes at one time: 128
  * on step 8's grid at 4096^3) reads every tile row of A and every tile column of B it touches,
- * all along K: 128 x K values a tile row, 256 x K a tile column. In groups of 8 tile rows, a
- * wave is 8 tile rows by 16 tile columns (1024 x 4096 of C) and reads 8 x 128 + 16 x 256 =
- * 5120 values of each of K's steps. In groups of 16, it is 16 by 8 tile columns, a square of
- * 2048 x 2048, and reads 16 x 128 + 8 x 256 = 4096: a fifth less, from L2 and so from DRAM.
+ * all along K: 128 rows of K values a tile row, 256 a tile column. In groups of 8 tile rows, a
+ * wave of 128 tiles is 8 tile rows by 16 tile columns (1024 x 4096 of C) and reads
+ * 8 x 128 + 16 x 256 = 5120 rows. In groups of 16, it is 16 by 8, a square of 2048 x 2048,
+ * and reads 16 x 128 + 8 x 256 = 4096: a fifth less, from L2 and so from DRAM.
  */
 constexpr int64_t kWaveGroupRows = 16;
 
 /**
  * @brief Step 8's grid for an m x n C: the fewest waves the SMs allow, then the fewest blocks
- *        that take them. Every block computes the same number of tiles (one fewer for some, if
- *        the tiles do not divide), and every wave but the last is full: each wave is a whole
- *        number of tiles of the same size, the same square of C.
+ *        that take them, so that every block computes the same number of tiles (or one fewer)
+ *        and every wave but the last is full.
  *
- * 512 tiles (4096^3) on 132 SMs take 4 waves with 132 blocks or with 128. With 132, 16 blocks
- * take 3 tiles and 116 take 4: the fourth wave runs on 116 SMs and takes as long as the others,
- * and every wave starts 4 tiles further into the order than the one before, straddling two
- * groups. With 128, each block takes 4 tiles and wave w is tiles 128 w to 128 w + 127.
+ * 512 tiles (4096^3) on 132 SMs take 4 waves with 132 blocks or with 128. With 132, 116 blocks
+ * take 4 tiles and 16 take 3: the fourth wave runs on 116 SMs and lasts as long as the others,
+ * and wave w starts at tile 132 w, straddling two of step 7's groups of 128 tiles. With 128,
+ * each block takes 4 tiles and wave w is tiles 128 w to 128 w + 127.
  */
 inline int64_t balanced_blocks(int64_t m, int64_t n, int sm_count) {
   const int64_t tiles = wgmma_blocks(m, n);
