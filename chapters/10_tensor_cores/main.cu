@@ -12,7 +12,8 @@
  * warpgroup, two consumers, setmaxnreg), then that pipeline in a persistent grid (a block
  * per SM, the next tile loading while the last is stored), then in thread-block clusters of two
  * whose blocks share B's tile through TMA multicast, then (back to one block) with C stored
- * through shared memory by TMA, then on a grid of equal waves, each a square of C. On any other
+ * through shared memory by TMA, then on the fewest blocks that keep the fewest waves, in groups
+ * of 16 tile rows (at 4096^3 each wave a square of C). On any other
  * GPU or build, those six steps are skipped and the report says why. --only times chosen steps
  * alone (next to cuBLAS), to compare two steps a few percent apart in processes of their own.
  * Leaves out: FP8, stmatrix, and any shape that is not padded to 128.
@@ -92,8 +93,8 @@ std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& devi
                                    run, tma_store_kernel, persistent));
     const int64_t balanced = balanced_blocks(m, n, device.sm_count);
     steps.push_back(tma_store_step("wgmma_square_waves",
-                                   "step 7 on a grid of equal waves, each a square of C: "
-                                   "groups of 16 tile rows, as many blocks as fill each wave",
+                                   "step 7 on the fewest blocks that keep the fewest waves, in "
+                                   "groups of 16 tile rows: at 4096^3 each wave is a square of C",
                                    run, square_waves_kernel, balanced));
     notes.push_back(square_waves_note(balanced, tiles, device.sm_count));
   } else {
@@ -178,8 +179,8 @@ int main(int argc, char** argv) {
                         "cuBLAS",
                         "all"});
   spec.extra.push_back({"--cublas-first", "",
-                        "time cuBLAS before the steps, not after them (a long run slows the GPU "
-                        "down as it warms: whatever is timed later pays for it)",
+                        "time cuBLAS before the steps, not after them (at large sizes the GPU "
+                        "slows down during a long run: what is timed later may pay for it)",
                         ""});
   return run_main(argc, argv, spec, run_lesson);
 }

@@ -1,9 +1,9 @@
 /**
  * @file chapters/10_tensor_cores/square_waves_kernel.cuh
- * @brief Step 8 of chapter 10: step 7's kernel on a grid whose waves are full and square. As
- *        many blocks as make every wave the same size, and groups of 16 tile rows, so that the
- *        tiles in flight at one time cover a square of C and read the fewest bytes of A and B
- *        (sm_90a only).
+ * @brief Step 8 of chapter 10: step 7's kernel on the fewest blocks that keep the fewest
+ *        waves (every wave but the last full), its tiles in groups of 16 tile rows, so that at
+ *        4096^3 and 8192^3 on 132 SMs the tiles in flight at one time cover a square of C and
+ *        read the fewest bytes of A and B from DRAM (sm_90a only).
  */
 #pragma once
 
@@ -23,7 +23,9 @@ namespace chapter10 {
  * all along K: 128 rows of K values a tile row, 256 a tile column. In groups of 8 tile rows, a
  * wave of 128 tiles is 8 tile rows by 16 tile columns (1024 x 4096 of C) and reads
  * 8 x 128 + 16 x 256 = 5120 rows. In groups of 16, it is 16 by 8, a square of 2048 x 2048,
- * and reads 16 x 128 + 8 x 256 = 4096: a fifth less, from L2 and so from DRAM.
+ * and reads 16 x 128 + 8 x 256 = 4096: a fifth fewer bytes for L2 to fetch from DRAM (the SMs
+ * read as many from L2 in any order). 16 is tuned for waves of 128 tiles of 128 x 256; other
+ * wave sizes would want other groups (exercise 10.7 finds them).
  */
 constexpr int64_t kWaveGroupRows = 16;
 
@@ -34,8 +36,9 @@ constexpr int64_t kWaveGroupRows = 16;
  *
  * 512 tiles (4096^3) on 132 SMs take 4 waves with 132 blocks or with 128. With 132, 116 blocks
  * take 4 tiles and 16 take 3: the fourth wave runs on 116 SMs and lasts as long as the others,
- * and wave w starts at tile 132 w, straddling two of step 7's groups of 128 tiles. With 128,
- * each block takes 4 tiles and wave w is tiles 128 w to 128 w + 127.
+ * and wave w starts at tile 132 w: waves 0 to 2 straddle two of step 7's groups of 128 tiles.
+ * With 128, each block takes 4 tiles and wave w is tiles 128 w to 128 w + 127.
+ * @pre m >= 128 and n >= 1 (at least one tile), as the padding makes them.
  */
 inline int64_t balanced_blocks(int64_t m, int64_t n, int sm_count) {
   const int64_t tiles = wgmma_blocks(m, n);
