@@ -17,7 +17,7 @@
  * published before its keys are ranked (early counts). Every step and CUB are checked element
  * by element against a sort of the input on the host, each after both poisons.
  * Step 6 sorts pairs, each value its key's input index, so that the check shows stability
- * (which equal keys alone cannot), and 64-bit keys. Signed keys and floats are exercise 13.2.
+ * (which equal keys alone cannot), and 64-bit keys. Floats are exercise 13.2.
  */
 #include <algorithm>
 #include <cstdint>

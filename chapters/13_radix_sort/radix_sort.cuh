@@ -7,7 +7,7 @@
  * Every body here is a `__device__` function that main.cu wraps in the harness's clocked kernel.
  * The scans come from chapter 08 (lookback_scan.cuh, tile_status.cuh); the digit counting is
  * chapter 12's histogram per block, one tile at a time. Steps 1 to 5 sort 32-bit keys alone;
- * signed keys and floats are exercise 13.2.
+ * floats are exercise 13.2.
  */
 #pragma once
 

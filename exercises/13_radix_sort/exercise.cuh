@@ -24,7 +24,7 @@ void sort_pairs_descending(const uint32_t* d_keys, const uint32_t* d_values, int
 /// -infinity first, -0.0 before +0.0, +infinity after every finite float, and every NaN (of
 /// either sign, with any payload) after +infinity, the NaNs in their input order with their bits
 /// unchanged. @p d_temp_a and @p d_temp_b (n words each) are yours to use; all four arrays are
-/// device memory. No CUB, no Thrust.
+/// device memory. The sort is given (CUB's radix sort); yours are the words and keys it sorts.
 /// @pre 1 <= n < 2^31; no two of the arrays overlap.
 void sort_floats(const float* d_in, int64_t n, float* d_out, uint32_t* d_temp_a,
                  uint32_t* d_temp_b);

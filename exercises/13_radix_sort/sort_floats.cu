@@ -1,15 +1,17 @@
 // Exercise 13.2: floats sorted by value (see README.md).
 #include <cuda_runtime.h>
 
-#include <utility>
+#include <cub/device/device_radix_sort.cuh>
 
 #include "exercise.cuh"
-#include "tile_counts.cuh"
 #include "tutorial/grading/exercise.hpp"
 #include "tutorial/harness/cuda_check.cuh"
 #include "tutorial/harness/device_buffer.cuh"
 
 namespace exercise13 {
+
+/// Threads of a block of the two flip kernels, one float a thread.
+constexpr int kThreads = 256;
 
 /// A float's bits made into a word whose unsigned order is the floats' order.
 __device__ uint32_t flip(uint32_t bits) {
@@ -33,17 +35,14 @@ __device__ uint32_t sort_key(uint32_t word) {
   return word;
 }
 
-/// The digit at bit @p shift of a flipped word's sort key.
-struct SortKeyDigit {
-  int shift;
-  __device__ uint32_t operator()(uint32_t word) const {
-    return (sort_key(word) >> shift) & (kDigits - 1);
-  }
-};
-
-__global__ void flip_kernel(const float* in, int64_t n, uint32_t* out) {
+/// Each float's flipped word, and the key it is sorted by.
+__global__ void flip_kernel(const float* in, int64_t n, uint32_t* keys, uint32_t* words) {
   const int64_t i = int64_t{blockIdx.x} * kThreads + threadIdx.x;
-  if (i < n) out[i] = flip(__float_as_uint(in[i]));
+  if (i < n) {
+    const uint32_t word = flip(__float_as_uint(in[i]));
+    keys[i] = sort_key(word);
+    words[i] = word;
+  }
 }
 
 __global__ void unflip_kernel(const uint32_t* in, int64_t n, float* out) {
@@ -51,43 +50,25 @@ __global__ void unflip_kernel(const uint32_t* in, int64_t n, float* out) {
   if (i < n) out[i] = __uint_as_float(unflip(in[i]));
 }
 
-/// Per pass, third kernel: each word to where the tile's words of its digit start (@p starts,
-/// from tile_digit_starts) plus the words of the tile before it with the same digit: stable.
-__global__ void scatter_words_kernel(const uint32_t* in, int64_t n, SortKeyDigit digit_of,
-                                     const int64_t* starts, uint32_t* out) {
-  __shared__ uint32_t tile_digits[kTileKeys];
-  const int64_t i = int64_t{blockIdx.x} * kTileKeys + threadIdx.x;
-  const uint32_t digit = i < n ? digit_of(in[i]) : kDigits;  // past the end: no digit
-  tile_digits[threadIdx.x] = digit;
-  __syncthreads();  // every digit of the tile is in before any is compared
-  if (i < n) {
-    uint32_t rank = 0;
-    for (int j = 0; j < threadIdx.x; ++j) rank += tile_digits[j] == digit;
-    out[starts[digit * tile_count(n) + blockIdx.x] + rank] = in[i];
-  }
-}
-
 void sort_floats(const float* d_in, int64_t n, float* d_out, uint32_t* d_temp_a,
                  uint32_t* d_temp_b) {
   throw tutorial::Todo(
       "write flip, unflip and sort_key in exercises/13_radix_sort/sort_floats.cu, then delete "
       "this line");
-  const int64_t tiles = tile_count(n);
-  tutorial::DeviceBuffer<int64_t> d_starts(kDigits * tiles);
-  flip_kernel<<<static_cast<unsigned>(tiles), kThreads>>>(d_in, n, d_temp_a);
+  const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
+  // The sort moves the keys between a and b, and each word with its key between the two halves
+  // of d_words; Current() says which of the two holds them at the end.
+  tutorial::DeviceBuffer<uint32_t> d_words(2 * n);
+  cub::DoubleBuffer<uint32_t> keys(d_temp_a, d_temp_b);
+  cub::DoubleBuffer<uint32_t> words(d_words.data(), d_words.data() + n);
+  flip_kernel<<<blocks, kThreads>>>(d_in, n, keys.Current(), words.Current());
   CUDA_CHECK(cudaGetLastError());
-  // Four passes from a to b and back: the sorted words end in a.
-  uint32_t* from = d_temp_a;
-  uint32_t* to = d_temp_b;
-  for (int pass = 0; pass < kPasses; ++pass) {
-    const SortKeyDigit digit_of{8 * pass};
-    tile_digit_starts(from, n, digit_of, d_starts.data());
-    scatter_words_kernel<<<static_cast<unsigned>(tiles), kThreads>>>(from, n, digit_of,
-                                                                     d_starts.data(), to);
-    CUDA_CHECK(cudaGetLastError());
-    std::swap(from, to);
-  }
-  unflip_kernel<<<static_cast<unsigned>(tiles), kThreads>>>(from, n, d_out);
+  // A stable radix sort of the words by their keys: the NaNs, one key, keep their input order.
+  size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, words, n));
+  tutorial::DeviceBuffer<unsigned char> d_sort_temp(static_cast<int64_t>(bytes));
+  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(d_sort_temp.data(), bytes, keys, words, n));
+  unflip_kernel<<<blocks, kThreads>>>(words.Current(), n, d_out);
   CUDA_CHECK(cudaGetLastError());
 }
 

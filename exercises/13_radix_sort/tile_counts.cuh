@@ -1,9 +1,9 @@
 /**
  * @file exercises/13_radix_sort/tile_counts.cuh
- * @brief Given to exercises 13.1 and 13.2 (not to edit): the first two kernels of a pass of
- *        chapter 13's step 2, kept simple. The counts of each tile's digits, and their exclusive
- *        scan in digit-major order, which says where each tile's keys of each digit start. The
- *        third kernel, the stable scatter, is yours.
+ * @brief Given to exercise 13.1 (not to edit): the first two kernels of a pass of chapter 13's
+ *        step 2, kept simple. The counts of each tile's digits, and their exclusive scan in
+ *        digit-major order, which says where each tile's keys of each digit start. The third
+ *        kernel, the stable scatter, is yours.
  */
 #pragma once
 
