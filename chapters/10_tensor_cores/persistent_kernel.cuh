@@ -32,10 +32,11 @@ inline int64_t persistent_blocks(int64_t m, int64_t n, int sm_count) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /**
  * @brief The block of steps 5, 7 and 8: step 4's producer and consumers on a grid that stays.
- *        The block computes the tiles blockIdx.x, blockIdx.x + gridDim.x, ... (in
- *        tile_of_block()'s order, in groups of @p kGroup tile rows), one after the other, and its
- * consumer warpgroups hand each tile's accumulators to @p store(d, stages, consumer, row0, col0):
- * warpgroup consumer's 64 rows of the tile, whose first element is C(row0, col0).
+ *
+ * The block computes the tiles blockIdx.x, blockIdx.x + gridDim.x, ... (in tile_of_block()'s
+ * order, in groups of @p kGroup tile rows), one after the other, and its consumer warpgroups
+ * hand each tile's accumulators to @p store(d, stages, consumer, row0, col0): warpgroup
+ * consumer's 64 rows of the tile, whose first element is C(row0, col0).
  *
  * What changed from wgmma_warp_specialized: a block no longer ends with its tile. Its stage
  * ring runs on from one tile to the next (each side's RingPosition, and so each stage's round

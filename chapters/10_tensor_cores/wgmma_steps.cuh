@@ -67,8 +67,8 @@ inline std::string square_waves_note(int64_t blocks, int64_t tiles, int sm_count
 }
 
 /// The signature steps 3-6 share (steps 7 and 8 take C's tensor map in place of C), as the
-/// harness launches them
-/// (clocked_kernel's TMA form): the slots, the tensor maps of A and of B's columns, C, m, n, k.
+/// harness launches them (clocked_kernel's TMA form): the slots, the tensor maps of A and of B's
+/// columns, C, m, n, k.
 using WgmmaKernel = void (*)(tutorial::BlockCycleSlots, CUtensorMap, CUtensorMap, float*, int64_t,
                              int64_t, int64_t);
 
@@ -133,7 +133,7 @@ inline tutorial::Step cluster_step(std::string id, std::string teaches, const Bf
 //! [cluster_step]
 
 //! [tma_store_step]
-/// The signature steps 7 and 8 share: steps 3-6' with C's tensor map in place of C.
+/// The signature steps 7 and 8 share: that of steps 3-6, with C's tensor map in place of C.
 using TmaStoreKernel = void (*)(tutorial::BlockCycleSlots, CUtensorMap, CUtensorMap, CUtensorMap,
                                 int64_t, int64_t, int64_t);
 
