@@ -209,8 +209,9 @@ class Bf16MatmulRun {
    *        run (time_steps), with NVML reading the SM clock during each row's timed runs
    *        (clock_notes()). cuBLAS's check is reported first: its C (the constructor's) is
    *        the one every step's C is compared with. cuBLAS is timed after the steps, or before
-   *        them where @p cublas_first: at large sizes the SMs' clock falls during a long run,
-   *        and what is timed later may pay for it (at 8192^3 the page measures how much).
+   *        them where @p cublas_first: at large sizes a long run holds the GPU at its power
+   *        limit, where the SMs' clock falls and what is timed later runs slower (at 8192^3
+   *        the page measures both).
    *        @pre every step can run here.
    */
   void run_steps(Report& report, Timer& timer, int reps, const std::vector<Step>& steps,

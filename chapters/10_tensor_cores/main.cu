@@ -179,8 +179,8 @@ int main(int argc, char** argv) {
                         "cuBLAS",
                         "all"});
   spec.extra.push_back({"--cublas-first", "",
-                        "time cuBLAS before the steps, not after them (at large sizes the GPU "
-                        "slows down during a long run: what is timed later may pay for it)",
+                        "time cuBLAS before the steps, not after them (at large sizes a long run "
+                        "holds the GPU at its power limit: what is timed later runs slower)",
                         ""});
   return run_main(argc, argv, spec, run_lesson);
 }
