@@ -45,6 +45,7 @@ LABELS = {
     "dram__throughput.avg.pct_of_peak_sustained_elapsed": "DRAM %",
     "lts__t_sector_hit_rate.pct": "L2 hit %",
     "lts__t_bytes.sum": "L2 bytes",
+    "lts__t_sectors_srcunit_tex_op_read.sum": "L2 sectors read",
     "l1tex__t_sector_hit_rate.pct": "L1 hit %",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": "gld sectors",
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": "gld requests",

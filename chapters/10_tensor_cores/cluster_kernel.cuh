@@ -1,9 +1,10 @@
 /**
  * @file chapters/10_tensor_cores/cluster_kernel.cuh
- * @brief Step 6 of chapter 10: step 5's persistent pipeline in thread-block clusters of two.
- *        The two blocks of a cluster compute tiles one above the other, which need the same
- *        tile of B: each block copies half of it, and TMA multicasts that half into both
- *        blocks' shared memory (sm_90a only).
+ * @brief Step 6 of chapter 10, and cluster_tiles(), the block steps 6 and 9 share: step 5's
+ *        persistent pipeline in thread-block clusters of two. The two blocks of a cluster
+ *        compute tiles one above the other, which need the same tile of B: each block copies
+ *        half of it, and TMA multicasts that half into both blocks' shared memory (sm_90a
+ *        only).
  */
 #pragma once
 
@@ -41,15 +42,18 @@ inline int64_t cluster_tiles(int64_t m, int64_t n) {
   return cluster_tile_rows(m) * tutorial::ceil_div(n, kWgBlockN);
 }
 
-//! [matmul_wgmma_cluster]
+//! [cluster_tiles]
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /**
- * @brief C = A * B with step 5's persistent producer and consumers, in clusters of two blocks
- *        that share each tile of B.
+ * @brief The block of steps 6 and 9: step 5's persistent producer and consumers, in clusters of
+ *        two blocks that share each tile of B.
  *
  * Cluster c takes cluster tiles c, c + clusters, ... (256 x 256 of C each, in tile_of_block()'s
- * grouped order): block r of the cluster (its rank) computes the 128 x 256 tile of rows
- * 256 i + 128 r. Both tiles need the same 256 rows of B's columns. In step 5 each block copied
- * all of them; here each copies 128 and multicasts them into the stage of both blocks
+ * order, in groups of @p kGroupPairs pairs of tile rows): block r of the cluster (its rank)
+ * computes the 128 x 256 tile of rows 256 i + 128 r, and its consumer warpgroups hand each
+ * tile's accumulators to @p store(d, stages, consumer, row0, col0), as persistent_tiles() does.
+ * Both tiles need the same 256 rows of B's columns. In step 5 each block copied all of them;
+ * here each copies 128 and multicasts them into the stage of both blocks
  * (load_stage_sharing_b()): each block asks L2 for half of B's tile instead of all of it (what
  * that saves, and what it does not, the page measures).
  *
@@ -67,9 +71,9 @@ inline int64_t cluster_tiles(int64_t m, int64_t n) {
  * @pre as matmul_wgmma_persistent; launched in clusters of kClusterBlocks with an even number of
  *      blocks; @p b_map with boxes of kClusterBRows rows.
  */
-__device__ void matmul_wgmma_cluster(const CUtensorMap& a_map, const CUtensorMap& b_map,
-                                     float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+template <int64_t kGroupPairs, typename Store>
+__device__ inline void cluster_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map, int64_t m,
+                                     int64_t n, int64_t k, Store&& store) {
   extern __shared__ unsigned char dynamic_shared[];
   __shared__ uint64_t full[kWgStages];   // the stage's copies, ours and the peer's, have landed
   __shared__ uint64_t empty[kWgStages];  // every consumer warp of both blocks is done with it
@@ -90,7 +94,7 @@ __device__ void matmul_wgmma_cluster(const CUtensorMap& a_map, const CUtensorMap
     if (threadIdx.x == 0) {
       for (int64_t t = first; t < tiles; t += clusters) {
         const chapter07::TilePosition tile =
-            chapter07::tile_of_block<kClusterGroupPairs>(t, pair_rows, tile_cols);
+            chapter07::tile_of_block<kGroupPairs>(t, pair_rows, tile_cols);
         const int64_t row0 = (tile.row * kClusterBlocks + rank) * kWgBlockM;
         produce_tile<kClusterBlocks>(stages, full, empty, &a_map, &b_map, steps, row0,
                                      tile.col * kWgBlockN, ring);
@@ -102,14 +106,29 @@ __device__ void matmul_wgmma_cluster(const CUtensorMap& a_map, const CUtensorMap
     const uint32_t a_rows = consumer * kWgConsumerABytes;  // this warpgroup's 64 rows of A
     for (int64_t t = first; t < tiles; t += clusters) {
       const chapter07::TilePosition tile =
-          chapter07::tile_of_block<kClusterGroupPairs>(t, pair_rows, tile_cols);
+          chapter07::tile_of_block<kGroupPairs>(t, pair_rows, tile_cols);
       const int64_t row0 = (tile.row * kClusterBlocks + rank) * kWgBlockM;
       float d[kWgAccumulators] = {};
       consume_tile<kClusterBlocks>(d, stages, full, empty, a_rows, steps, ring);
-      if (row0 < m) store_warpgroup_tile(d, c, n, row0 + 64 * consumer, tile.col * kWgBlockN);
+      if (row0 < m) store(d, stages, consumer, row0 + 64 * consumer, tile.col * kWgBlockN);
     }
   }
   cluster.sync();  // no block leaves while the other may still copy into it or arrive on it
+}
+#endif
+//! [cluster_tiles]
+
+//! [matmul_wgmma_cluster]
+/// Step 6: cluster_tiles() in pairs of step 5's groups (kClusterGroupPairs), each consumer
+/// storing its accumulators from its registers, as step 5 does.
+__device__ void matmul_wgmma_cluster(const CUtensorMap& a_map, const CUtensorMap& b_map,
+                                     float* __restrict__ c, int64_t m, int64_t n, int64_t k) {
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  cluster_tiles<kClusterGroupPairs>(
+      a_map, b_map, m, n, k,
+      [&](float(&d)[kWgAccumulators], const WgmmaStages&, int, int64_t row0, int64_t col0) {
+        store_warpgroup_tile(d, c, n, row0, col0);
+      });
 #endif
 }
 //! [matmul_wgmma_cluster]

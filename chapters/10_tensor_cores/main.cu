@@ -13,9 +13,10 @@
  * per SM, the next tile loading while the last is stored), then in thread-block clusters of two
  * whose blocks share B's tile through TMA multicast, then (back to one block) with C stored
  * through shared memory by TMA, then on the fewest blocks that keep the fewest waves, in groups
- * of 16 tile rows (at 4096^3 each wave a square of C). On any other
- * GPU or build, those six steps are skipped and the report says why. --only times chosen steps
- * alone (next to cuBLAS), to compare two steps a few percent apart in processes of their own.
+ * of 16 tile rows (at 4096^3 each wave a square of C), then those waves in clusters of two that
+ * share B's tile. On any other GPU or build, those seven steps are skipped and the report says
+ * why. --only times chosen steps alone (next to cuBLAS), to compare two steps a few percent
+ * apart in processes of their own.
  * Leaves out: FP8, stmatrix, and any shape that is not padded to 128.
  */
 #include <algorithm>
@@ -43,7 +44,7 @@ const ChapterInfo kChapter{"10_tensor_cores",
                            "tensor cores: BF16 matrix multiply with WMMA, mma.sync, TMA and wgmma",
                            "wgmma_square_waves"};
 
-/// The chapter's steps on @p run's matrices, in the page's order. Steps 3-8 are left out where
+/// The chapter's steps on @p run's matrices, in the page's order. Steps 3-9 are left out where
 /// @p device or this build cannot run them, and a line of @p notes says why; steps 1-2 say what
 /// they need (Step::needs), and the runner skips them where that is missing.
 std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& device,
@@ -77,12 +78,12 @@ std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& devi
                                "the last is stored",
                                run, persistent_kernel, persistent, kSpecializedThreads));
     notes.push_back(persistent_grid_note(persistent, tiles, device.sm_count));
-    const int64_t resident = resident_clusters();
+    const int64_t resident = resident_clusters(cluster_kernel, kWgSharedBytes);
     const int64_t clusters = std::min(cluster_tiles(m, n), resident);
     steps.push_back(cluster_step("wgmma_cluster_multicast",
                                  "clusters of two blocks, tiles one above the other: each copies "
                                  "half of B's tile, TMA multicasts it into both",
-                                 run, clusters));
+                                 run, cluster_kernel, kWgSharedBytes, run.c(), clusters));
     notes.push_back("wgmma_cluster_multicast: " + std::to_string(clusters) + " clusters of " +
                     std::to_string(kClusterBlocks) + " blocks (" + std::to_string(resident) +
                     " fit at once), each taking cluster tiles of 256 x 256 of C, " +
@@ -97,6 +98,14 @@ std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& devi
                                    "groups of 16 tile rows: at 4096^3 each wave is a square of C",
                                    run, square_waves_kernel, balanced));
     notes.push_back(square_waves_note(balanced, tiles, device.sm_count));
+    const int64_t wave_clusters =
+        balanced_clusters(m, n, resident_clusters(cluster_waves_kernel, kTmaStoreSharedBytes));
+    steps.push_back(cluster_step("wgmma_cluster_waves",
+                                 "step 8's waves in step 6's clusters of two, B's tile multicast: "
+                                 "a cost per launch, a saving per byte",
+                                 run, cluster_waves_kernel, kTmaStoreSharedBytes,
+                                 c_tensor_map(run.c(), m, n), wave_clusters));
+    notes.push_back(cluster_waves_note(wave_clusters, cluster_tiles(m, n)));
   } else {
     notes.push_back(kWgmmaSkipped);
   }
@@ -154,10 +163,11 @@ Report run_lesson(const Options& opt) {
   Timer timer(device);
   run.run_steps(report, timer, opt.reps, steps, opt.has("--cublas-first"));
   for (const std::string& note : run.clock_notes(report)) report.notes.push_back(note);
-  // The headline is the last step, wgmma_square_waves, where it runs. Each step is the one before
-  // plus one idea, so elsewhere the last step that runs stands for the chapter: mma_sync_ldmatrix
-  // on a GPU or build without wgmma, and cuBLAS's row where no step runs (a GPU, or a build,
-  // for less than 8.0).
+  // The headline is wgmma_square_waves, where it runs: the fastest step at the page's 4096^3
+  // (step 9, wgmma_cluster_waves, pays only in long launches: the page's section 9). Each step
+  // is the one before plus one idea, so elsewhere the last step that runs stands for the
+  // chapter: mma_sync_ldmatrix on a GPU or build without wgmma, and cuBLAS's row where no step
+  // runs (a GPU, or a build, for less than 8.0).
   if (find_step(steps, report.headline) == nullptr) {
     report.headline = steps.empty() ? kCublasRow : steps.back().id;
   }

@@ -29,6 +29,14 @@ namespace chapter10 {
  */
 constexpr int64_t kWaveGroupRows = 16;
 
+/// The fewest waves of @p tiles on @p slots places that run at once (SMs, or step 9's clusters),
+/// then the fewest places that take them: a grid of balanced_grid() takes the same number of
+/// tiles in each place (or one fewer), and every wave but the last is full.
+inline int64_t balanced_grid(int64_t tiles, int64_t slots) {
+  const int64_t waves = tutorial::ceil_div(tiles, slots);
+  return tutorial::ceil_div(tiles, waves);
+}
+
 /**
  * @brief Step 8's grid for an m x n C: the fewest waves the SMs allow, then the fewest blocks
  *        that take them, so that every block computes the same number of tiles (or one fewer)
@@ -41,9 +49,7 @@ constexpr int64_t kWaveGroupRows = 16;
  * @pre m >= 128 and n >= 1 (at least one tile), as the padding makes them.
  */
 inline int64_t balanced_blocks(int64_t m, int64_t n, int sm_count) {
-  const int64_t tiles = wgmma_blocks(m, n);
-  const int64_t waves = tutorial::ceil_div(tiles, int64_t(sm_count));
-  return tutorial::ceil_div(tiles, waves);
+  return balanced_grid(wgmma_blocks(m, n), sm_count);
 }
 
 /// Step 8: step 7's block (tma_store_tiles()) in groups of kWaveGroupRows tile rows, on

@@ -106,6 +106,33 @@ __device__ inline void store_tile_by_tma(const float (&d)[kWgAccumulators], floa
   }
 }
 //! [store_tile_by_tma]
+
+//! [store_by_tma]
+/**
+ * @brief The epilogue of steps 7 to 9, as persistent_tiles() and cluster_tiles() call it: the
+ *        consumer warpgroup stores its tile with store_tile_by_tma() through its own kCBuffers
+ *        boxes of shared memory, after the stages (1024-byte aligned, as they are).
+ */
+struct StoreByTma {
+  const CUtensorMap* c_map;  // c_tensor_map(C, m, n)
+  int64_t n;
+
+  __device__ void operator()(float (&d)[kWgAccumulators], const WgmmaStages& stages, int consumer,
+                             int64_t row0, int64_t col0) const {
+    float* const buffers =
+        reinterpret_cast<float*>(stages.tiles + kWgStages) + consumer * kCBuffers * kCBoxFloats;
+    store_tile_by_tma(d, buffers, c_map, consumer, n, row0, col0);
+  }
+
+  /// Before the block ends: each consumer's issuing thread waits until its last stores are
+  /// complete, so that no store still reads the block's shared memory when the next block
+  /// gets it.
+  __device__ static void finish() {
+    const bool issuer = threadIdx.x >= kWarpgroupThreads && threadIdx.x % kWarpgroupThreads == 0;
+    if (issuer) tma_store_wait_all();
+  }
+};
+//! [store_by_tma]
 #endif
 
 //! [matmul_wgmma_tma_store]
@@ -127,16 +154,8 @@ template <int64_t kGroup>
 __device__ inline void tma_store_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map,
                                        const CUtensorMap& c_map, int64_t m, int64_t n, int64_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  const auto store = [&](float(&d)[kWgAccumulators], const WgmmaStages& stages, int consumer,
-                         int64_t row0, int64_t col0) {
-    // This consumer's boxes, after the stages (1024-byte aligned, as they are).
-    float* const buffers =
-        reinterpret_cast<float*>(stages.tiles + kWgStages) + consumer * kCBuffers * kCBoxFloats;
-    store_tile_by_tma(d, buffers, &c_map, consumer, n, row0, col0);
-  };
-  persistent_tiles<kGroup>(a_map, b_map, m, n, k, store);
-  const bool issuer = threadIdx.x >= kWarpgroupThreads && threadIdx.x % kWarpgroupThreads == 0;
-  if (issuer) tma_store_wait_all();  // no store still reads this block's shared memory at its end
+  persistent_tiles<kGroup>(a_map, b_map, m, n, k, StoreByTma{&c_map, n});
+  StoreByTma::finish();  // no store still reads this block's shared memory at its end
 #endif
 }
 

@@ -1,8 +1,8 @@
 /**
  * @file chapters/10_tensor_cores/wgmma_steps.cuh
- * @brief Steps 3-8 from the host: whether they can run here, their tensor maps and their
- *        launches (dynamic shared memory beyond 48 KiB; step 6 in clusters), as steps of the
- *        chapter's table.
+ * @brief Steps 3-9 from the host: whether they can run here, their tensor maps and their
+ *        launches (dynamic shared memory beyond 48 KiB; steps 6 and 9 in clusters), as steps of
+ *        the chapter's table.
  */
 #pragma once
 
@@ -16,6 +16,7 @@
 #include "bf16_matmul.cuh"
 #include "cluster_kernel.cuh"
 #include "cluster_launch.cuh"
+#include "cluster_waves_kernel.cuh"
 #include "persistent_kernel.cuh"
 #include "square_waves_kernel.cuh"
 #include "tensor_map.cuh"
@@ -28,13 +29,13 @@
 
 namespace chapter10 {
 
-/// Why steps 3-8 may not run: what the report says when they are skipped.
+/// Why steps 3-9 may not run: what the report says when they are skipped.
 constexpr const char* kWgmmaSkipped =
     "wgmma_tma, wgmma_warp_specialized, wgmma_persistent, wgmma_cluster_multicast, "
-    "wgmma_tma_store and wgmma_square_waves skipped: "
+    "wgmma_tma_store, wgmma_square_waves and wgmma_cluster_waves skipped: "
     "TMA, wgmma and setmaxnreg need an sm_90a build and a compute capability 9.0 GPU (Hopper)";
 
-/// Whether this binary holds the sm_90a code of steps 3-8 (CMake defines TUTORIAL_SM90A
+/// Whether this binary holds the sm_90a code of steps 3-9 (CMake defines TUTORIAL_SM90A
 /// when its architecture list has 9.0) and @p device can run it. sm_90a code runs on compute
 /// capability 9.0 only: no later GPU takes it, and PTX compiled without the "a" features
 /// holds empty kernels.
@@ -66,7 +67,16 @@ inline std::string square_waves_note(int64_t blocks, int64_t tiles, int sm_count
          std::to_string(waves) + ", groups of " + std::to_string(kWaveGroupRows) + " tile rows";
 }
 
-/// The signature steps 3-6 share (steps 7 and 8 take C's tensor map in place of C), as the
+/// The report's line on step 9's grid of @p clusters clusters over @p cluster_tiles tiles of
+/// 256 x 256.
+inline std::string cluster_waves_note(int64_t clusters, int64_t cluster_tiles) {
+  return "wgmma_cluster_waves: " + std::to_string(clusters) + " clusters of " +
+         std::to_string(kClusterBlocks) + " blocks for " + std::to_string(cluster_tiles) +
+         " cluster tiles of 256 x 256, " +
+         std::to_string(tutorial::ceil_div(cluster_tiles, clusters)) + " waves";
+}
+
+/// The signature steps 3-6 share (steps 7-9 take C's tensor map in place of C), as the
 /// harness launches them (clocked_kernel's TMA form): the slots, the tensor maps of A and of B's
 /// columns, C, m, n, k.
 using WgmmaKernel = void (*)(tutorial::BlockCycleSlots, CUtensorMap, CUtensorMap, float*, int64_t,
@@ -96,44 +106,48 @@ inline tutorial::Step wgmma_step(std::string id, std::string teaches, const Bf16
 //! [wgmma_step]
 
 //! [cluster_step]
-/// How many clusters of step 6 the GPU runs at once (a cluster's blocks must fit on SMs of one
-/// GPC at the same time, so this may be less than the SMs / kClusterBlocks).
-inline int64_t resident_clusters() {
-  CUDA_CHECK(cudaFuncSetAttribute(cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  kWgSharedBytes));
+/// How many clusters of kClusterBlocks blocks of @p kernel, each block with @p shared_bytes of
+/// dynamic shared memory, the GPU runs at once (a cluster's blocks must fit on SMs of one GPC
+/// at the same time, so this may be less than the SMs / kClusterBlocks).
+template <typename Kernel>
+int64_t resident_clusters(Kernel* kernel, int shared_bytes) {
+  CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   cudaLaunchAttribute cluster_size{};
   const cudaLaunchConfig_t config =
-      cluster_launch(1, kClusterBlocks, kSpecializedThreads, kWgSharedBytes, cluster_size);
+      cluster_launch(1, kClusterBlocks, kSpecializedThreads, shared_bytes, cluster_size);
   int clusters = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_kernel, &config));
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   return clusters;
 }
 
-/// Step 6 for the chapter's table: cluster_kernel on @p clusters clusters (persistent: at most
-/// the resident ones, at most one per cluster tile), B's tensor map with boxes of kClusterBRows
-/// rows (each block's half of B's tile). The run must outlive the step.
+/// Step 6 or 9 for the chapter's table: @p kernel (cluster_kernel or cluster_waves_kernel) on
+/// @p clusters clusters of kClusterBlocks (persistent: at most the resident ones), with
+/// @p shared_bytes of dynamic shared memory, B's tensor map with boxes of kClusterBRows rows
+/// (each block's half of B's tile), and C as @p c_out gives it: C itself for step 6,
+/// c_tensor_map() for step 9. The run must outlive the step.
 /// @pre wgmma_steps_run_on(the current device).
-inline tutorial::Step cluster_step(std::string id, std::string teaches, const Bf16MatmulRun& run,
-                                   int64_t clusters) {
+template <typename Kernel, typename COut>
+tutorial::Step cluster_step(std::string id, std::string teaches, const Bf16MatmulRun& run,
+                            Kernel* kernel, int shared_bytes, COut c_out, int64_t clusters) {
   const int64_t m = run.m_pad(), n = run.n_pad(), k = run.k_pad();
   const CUtensorMap a_map = k_major_tensor_map("A", run.a(), m, k, kWgBlockM);
   const CUtensorMap b_map = k_major_tensor_map("B", run.b_cols(), n, k, kClusterBRows);
-  float* d_c = run.c();
-  CUDA_CHECK(cudaFuncSetAttribute(cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  kWgSharedBytes));
+  CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   return run.step(
-      std::move(id), std::move(teaches), reinterpret_cast<const void*>(cluster_kernel),
+      std::move(id), std::move(teaches), reinterpret_cast<const void*>(kernel),
       clusters * kClusterBlocks, [=](tutorial::BlockCycleSlots slots) {
         cudaLaunchAttribute cluster_size{};
         const cudaLaunchConfig_t config = cluster_launch(
-            clusters, kClusterBlocks, kSpecializedThreads, kWgSharedBytes, cluster_size);
-        CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_kernel, slots, a_map, b_map, d_c, m, n, k));
+            clusters, kClusterBlocks, kSpecializedThreads, shared_bytes, cluster_size);
+        CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, slots, a_map, b_map, c_out, m, n, k));
       });
 }
 //! [cluster_step]
 
 //! [tma_store_step]
-/// The signature steps 7 and 8 share: that of steps 3-6, with C's tensor map in place of C.
+/// The signature steps 7-9 share: that of steps 3-6, with C's tensor map in place of C.
 using TmaStoreKernel = void (*)(tutorial::BlockCycleSlots, CUtensorMap, CUtensorMap, CUtensorMap,
                                 int64_t, int64_t, int64_t);
 
