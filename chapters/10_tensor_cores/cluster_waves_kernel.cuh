@@ -19,7 +19,7 @@ namespace chapter10 {
 //! [cluster_waves]
 /// Step 9's grid for an m x n C: step 8's rule (balanced_grid()) applied to the cluster tiles
 /// of 256 x 256 and the @p resident clusters the GPU runs at once. At 4096^3 and 8192^3 on an
-/// H100 (66 clusters of two at once), the same 128 blocks as step 8, in 64 clusters.
+/// H100, the same 128 blocks as step 8, in 64 clusters.
 inline int64_t balanced_clusters(int64_t m, int64_t n, int64_t resident) {
   return balanced_grid(cluster_tiles(m, n), resident);
 }
