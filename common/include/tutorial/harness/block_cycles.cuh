@@ -136,8 +136,8 @@ __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
   run_clocked<kBody, kStart>(slots, a_map, b_map, args...);
 }
 
-/// The same for a body that also stores through a third TMA descriptor (chapter 10's steps 7 and
-/// 8).
+/// The same for a body that also stores through a third TMA descriptor (chapter 10's steps 7 to
+/// 9).
 template <auto kBody, int kMaxThreads, int kMinBlocks, ClockStart kStart, typename... Args>
 __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     clocked_blocks_tma3(BlockCycleSlots slots, const __grid_constant__ CUtensorMap a_map,
