@@ -106,6 +106,13 @@ std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& devi
                                  run, cluster_waves_kernel, kTmaStoreSharedBytes,
                                  c_tensor_map(run.c(), m, n), wave_clusters));
     notes.push_back(cluster_waves_note(wave_clusters, cluster_tiles(m, n)));
+    const int64_t k_steps = run.k_pad() / kWgDepth;
+    const SplitKTailGrid split = split_k_tail_grid(tiles, k_steps, device.sm_count);
+    steps.push_back(split_k_tail_step("wgmma_split_k_tail",
+                                      "step 8, but tiles of a last wave that would leave most SMs "
+                                      "idle are cut along K among them (split-K)",
+                                      run, split));
+    notes.push_back(split_k_tail_note(split, tiles, k_steps));
   } else {
     notes.push_back(kWgmmaSkipped);
   }

@@ -63,8 +63,9 @@ __device__ inline void release_stage(uint64_t* empty) {
 
 //! [produce_tile]
 /**
- * @brief The producer thread: copies the @p steps steps of the tile at (@p row0, @p col0) into
- *        the stages, each as soon as its stage is empty, from the ring position @p ring on
+ * @brief The producer thread: copies the @p steps steps of the tile at (@p row0, @p col0) from
+ *        its step @p first_step on (0: the whole tile; step 10's pieces of a tile start later)
+ *        into the stages, each as soon as its stage is empty, from the ring position @p ring on
  *        (advanced past them).
  *
  * Round r of a stage needs round r - 1's data released: phase r - 1 of the empty barrier,
@@ -75,16 +76,16 @@ template <int kClusterBlocks = 1>
 __device__ inline void produce_tile(const WgmmaStages& stages, uint64_t (&full)[kWgStages],
                                     uint64_t (&empty)[kWgStages], const CUtensorMap* a_map,
                                     const CUtensorMap* b_map, int64_t steps, int64_t row0,
-                                    int64_t col0, RingPosition& ring) {
+                                    int64_t col0, RingPosition& ring, int64_t first_step = 0) {
   for (int64_t s = 0; s < steps; ++s) {
     const RingPosition here = ring.at(s);
     const int stage = here.stage();
     mbarrier_wait(&empty[stage], (here.parity() + 1) % 2);
     if constexpr (kClusterBlocks == 1) {
-      load_stage(stages, stage, &full[stage], a_map, b_map, s, row0, col0);
+      load_stage(stages, stage, &full[stage], a_map, b_map, first_step + s, row0, col0);
     } else {
-      load_stage_sharing_b<kClusterBlocks>(stages, stage, &full[stage], a_map, b_map, s, row0,
-                                           col0);
+      load_stage_sharing_b<kClusterBlocks>(stages, stage, &full[stage], a_map, b_map,
+                                           first_step + s, row0, col0);
     }
   }
   ring.advance(steps);

@@ -1,8 +1,8 @@
 /**
  * @file chapters/10_tensor_cores/wgmma_steps.cuh
- * @brief Steps 3-9 from the host: whether they can run here, their tensor maps and their
- *        launches (dynamic shared memory beyond 48 KiB; steps 6 and 9 in clusters), as steps of
- *        the chapter's table.
+ * @brief Steps 3-10 from the host: whether they can run here, their tensor maps and their
+ *        launches (dynamic shared memory beyond 48 KiB; steps 6 and 9 in clusters; step 10's
+ *        workspace), as steps of the chapter's table.
  */
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -18,10 +19,12 @@
 #include "cluster_launch.cuh"
 #include "cluster_waves_kernel.cuh"
 #include "persistent_kernel.cuh"
+#include "split_k_tail_kernel.cuh"
 #include "square_waves_kernel.cuh"
 #include "tensor_map.cuh"
 #include "tma_store_kernel.cuh"
 #include "tutorial/harness/cuda_check.cuh"
+#include "tutorial/harness/device_buffer.cuh"
 #include "tutorial/harness/device_facts.cuh"
 #include "tutorial/harness/steps.cuh"
 #include "warp_specialized_kernel.cuh"
@@ -29,13 +32,13 @@
 
 namespace chapter10 {
 
-/// Why steps 3-9 may not run: what the report says when they are skipped.
+/// Why steps 3-10 may not run: what the report says when they are skipped.
 constexpr const char* kWgmmaSkipped =
     "wgmma_tma, wgmma_warp_specialized, wgmma_persistent, wgmma_cluster_multicast, "
-    "wgmma_tma_store, wgmma_square_waves and wgmma_cluster_waves skipped: "
+    "wgmma_tma_store, wgmma_square_waves, wgmma_cluster_waves and wgmma_split_k_tail skipped: "
     "TMA, wgmma and setmaxnreg need an sm_90a build and a compute capability 9.0 GPU (Hopper)";
 
-/// Whether this binary holds the sm_90a code of steps 3-9 (CMake defines TUTORIAL_SM90A
+/// Whether this binary holds the sm_90a code of steps 3-10 (CMake defines TUTORIAL_SM90A
 /// when its architecture list has 9.0) and @p device can run it. sm_90a code runs on compute
 /// capability 9.0 only: no later GPU takes it, and PTX compiled without the "a" features
 /// holds empty kernels.
@@ -170,5 +173,55 @@ inline tutorial::Step tma_store_step(std::string id, std::string teaches, const 
                   });
 }
 //! [tma_store_step]
+
+/// The report's line on step 10's grid (split_k_tail_grid()) over @p tiles tiles of @p steps
+/// steps of K.
+inline std::string split_k_tail_note(const SplitKTailGrid& grid, int64_t tiles, int64_t steps) {
+  const int64_t left = tiles - grid.whole_tiles;
+  if (left == 0) {
+    return "wgmma_split_k_tail: no tile split (a last wave of whole tiles is as short): step 8's " +
+           std::to_string(grid.blocks) + " blocks";
+  }
+  return "wgmma_split_k_tail: " + std::to_string(grid.blocks) + " blocks, " +
+         std::to_string(grid.whole_tiles) + " tiles whole, the last " + std::to_string(left) +
+         " in " + std::to_string(grid.pieces) + " pieces of " +
+         std::to_string(steps / grid.pieces) + "-" +
+         std::to_string(tutorial::ceil_div(steps, grid.pieces)) + " of their " +
+         std::to_string(steps) + " steps of K, on " + std::to_string(left * grid.pieces) +
+         " blocks";
+}
+
+//! [split_k_tail_step]
+/// Step 10 for the chapter's table: split_k_tail_kernel on @p grid, with its workspace (a slot
+/// of kTileFloats floats and a count per consumer for each split tile, zeroed here once: each
+/// launch leaves them zero). The run must outlive the step; the step owns the workspace.
+/// @pre wgmma_steps_run_on(the current device).
+inline tutorial::Step split_k_tail_step(std::string id, std::string teaches,
+                                        const Bf16MatmulRun& run, SplitKTailGrid grid) {
+  const int64_t m = run.m_pad(), n = run.n_pad(), k = run.k_pad();
+  const CUtensorMap a_map = k_major_tensor_map("A", run.a(), m, k, kWgBlockM);
+  const CUtensorMap b_map = k_major_tensor_map("B", run.b_cols(), n, k, kWgBlockN);
+  const CUtensorMap c_map = c_tensor_map(run.c(), m, n);
+  const int64_t split = wgmma_blocks(m, n) - grid.whole_tiles;
+  struct Workspace {
+    tutorial::DeviceBuffer<float4> partials;
+    tutorial::DeviceBuffer<int> steps_done;
+  };
+  const auto workspace = std::make_shared<Workspace>(
+      Workspace{tutorial::DeviceBuffer<float4>(split * kTileFloats / 4),
+                tutorial::DeviceBuffer<int>(split * kConsumerWarpgroups)});
+  CUDA_CHECK(cudaMemset(workspace->partials.data(), 0, workspace->partials.bytes()));
+  CUDA_CHECK(cudaMemset(workspace->steps_done.data(), 0, workspace->steps_done.bytes()));
+  CUDA_CHECK(cudaFuncSetAttribute(split_k_tail_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  kTmaStoreSharedBytes));
+  return run.step(
+      std::move(id), std::move(teaches), reinterpret_cast<const void*>(split_k_tail_kernel),
+      grid.blocks, [=](tutorial::BlockCycleSlots slots) {
+        split_k_tail_kernel<<<unsigned(grid.blocks), kSpecializedThreads, kTmaStoreSharedBytes>>>(
+            slots, a_map, b_map, c_map, m, n, k, grid.whole_tiles, grid.pieces,
+            workspace->partials.data(), workspace->steps_done.data());
+      });
+}
+//! [split_k_tail_step]
 
 }  // namespace chapter10
