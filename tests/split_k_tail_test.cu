@@ -32,6 +32,13 @@ TEST(SplitKTail, ShapesWithAFullLastWaveStayWhole) {
   }
 }
 
+TEST(SplitKTail, ShortTilesStayWhole) {
+  // One tile of 2 steps (67 x 45 x 33, padded): two pieces of one step cost more than the tile.
+  const SplitKTailGrid grid = split_k_tail_grid(1, 2, kH100Sms);
+  EXPECT_EQ(grid.pieces, 1);
+  EXPECT_EQ(grid.blocks, 1);
+}
+
 TEST(SplitKTail, AlmostEmptyLastWaveIsCut) {
   // 5120^3: 800 tiles, 6 waves of 132 and 8 left, 80 steps each.
   const SplitKTailGrid grid = split_k_tail_grid(tiles_of(5120, 5120), 80, kH100Sms);

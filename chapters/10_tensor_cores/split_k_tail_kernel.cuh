@@ -25,11 +25,13 @@ namespace chapter10 {
 
 //! [split_k_tail_grid]
 /**
- * What one more piece of a tile costs, in steps of K, fitted to the page's runs at 5120^3 and
- * 256 x 256 x 8192 on an H100 (a step is 0.6-0.7 us there): the pieces of a tile finish
- * together and add into the same 128 KiB of the workspace, so each adds a little to the wait.
+ * What cutting costs, in steps of K (a step of a large product takes 0.6-0.7 us on an H100),
+ * fitted to the page's runs (section 10): a fixed part, the round trip of a tile through the
+ * workspace (at 67 x 45 x 33, one tile of 2 steps, cutting it in two took 4.6 us more than not
+ * cutting it), and a part for each piece of a tile, since a tile's pieces finish together and
+ * add into the same 128 KiB (at 5120^3 and 256 x 256 x 8192).
  */
-constexpr double kPieceCostSteps = 0.3;
+constexpr double kSplitCostSteps = 7, kPieceCostSteps = 0.3;
 
 /// Step 10's grid: @p blocks blocks, each computing tiles blockIdx.x, blockIdx.x + blocks, ...
 /// below @p whole_tiles whole; then the tiles from there on, in @p pieces pieces along K each,
@@ -41,9 +43,10 @@ struct SplitKTailGrid {
 };
 
 /// The time of the last wave, in steps of K, with each tile left of @p steps steps cut into
-/// @p pieces: the longest piece, and what each piece of a tile adds.
+/// @p pieces: the longest piece, the trip through the workspace, what each piece of a tile adds.
 inline double split_tail_steps(int64_t steps, int64_t pieces) {
-  return double(tutorial::ceil_div(steps, pieces)) + kPieceCostSteps * double(pieces);
+  return double(tutorial::ceil_div(steps, pieces)) + kSplitCostSteps +
+         kPieceCostSteps * double(pieces);
 }
 
 /**
@@ -53,7 +56,7 @@ inline double split_tail_steps(int64_t steps, int64_t pieces) {
  *
  * 5120^3 is 800 tiles of 80 steps: 6 full waves of 132 and 8 tiles left, which step 8 spreads
  * as 7 waves on 115 blocks. Cut into 16 pieces of 5 steps each, the 8 tiles keep 128 SMs busy
- * for 5 steps (and 4.8 of adding up), not 80. At 8192^3, 68 tiles are left: two pieces each
+ * for 5 steps (and 7 + 4.8 of adding up), not 80. At 8192^3, 68 tiles are left: two pieces each
  * would take 136 SMs, so none is cut.
  */
 inline SplitKTailGrid split_k_tail_grid(int64_t tiles, int64_t steps, int sm_count) {
