@@ -1,6 +1,6 @@
 /**
  * @file chapters/10_tensor_cores/hopper_ptx.cuh
- * @brief The PTX of steps 3-9 of chapter 10, one small wrapper per instruction: TMA's tiled
+ * @brief The PTX of steps 3-10 of chapter 10, one small wrapper per instruction: TMA's tiled
  *        copies (and their multicast to a cluster), wgmma and its shared-memory descriptors,
  *        setmaxnreg (and, through mbarrier.cuh, the mbarriers).
  *

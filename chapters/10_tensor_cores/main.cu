@@ -14,8 +14,9 @@
  * whose blocks share B's tile through TMA multicast, then (back to one block) with C stored
  * through shared memory by TMA, then on the fewest blocks that keep the fewest waves, in groups
  * of 16 tile rows (at 4096^3 each wave a square of C), then those waves in clusters of two that
- * share B's tile. On any other GPU or build, those seven steps are skipped and the report says
- * why. --only times chosen steps alone (next to cuBLAS), to compare two steps a few percent
+ * share B's tile, then step 8 with a mostly empty last wave cut along K (split-K) among the SMs
+ * it would leave idle. On any other GPU or build, those eight steps are skipped and the report
+ * says why. --only times chosen steps alone (next to cuBLAS), to compare two steps a few percent
  * apart in processes of their own.
  * Leaves out: FP8, stmatrix, and any shape that is not padded to 128.
  */
@@ -44,7 +45,7 @@ const ChapterInfo kChapter{"10_tensor_cores",
                            "tensor cores: BF16 matrix multiply with WMMA, mma.sync, TMA and wgmma",
                            "wgmma_square_waves"};
 
-/// The chapter's steps on @p run's matrices, in the page's order. Steps 3-9 are left out where
+/// The chapter's steps on @p run's matrices, in the page's order. Steps 3-10 are left out where
 /// @p device or this build cannot run them, and a line of @p notes says why; steps 1-2 say what
 /// they need (Step::needs), and the runner skips them where that is missing.
 std::vector<Step> lesson_steps(const Bf16MatmulRun& run, const DeviceFacts& device,

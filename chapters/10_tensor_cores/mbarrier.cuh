@@ -1,6 +1,6 @@
 /**
  * @file chapters/10_tensor_cores/mbarrier.cuh
- * @brief The mbarrier wrappers of chapter 10 (steps 3-9), which exercise 10.4 uses too: init,
+ * @brief The mbarrier wrappers of chapter 10 (steps 3-10), which exercise 10.4 uses too: init,
  *        the fences that publish a new barrier, arrivals (one per warp, on this block's barrier
  *        or on a cluster peer's, or one that also expects copied bytes) and the parity wait.
  *

@@ -29,7 +29,6 @@ inline int64_t persistent_blocks(int64_t m, int64_t n, int sm_count) {
 }
 
 //! [persistent_tiles]
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /// The tail of steps 5, 7 and 8: none. Every tile is computed whole, by one block (step 10's
 /// SplitKTail cuts the last tiles along K among idle blocks instead).
 struct NoTail {
@@ -41,6 +40,7 @@ struct NoTail {
   }
 };
 
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /**
  * @brief The block of steps 5, 7, 8 and 10: step 4's producer and consumers on a grid that
  *        stays.

@@ -178,9 +178,8 @@ __device__ void matmul_wgmma_split_k_tail(const CUtensorMap& a_map, const CUtens
                                           int64_t whole_tiles, int64_t pieces, float4* partials,
                                           int* steps_done) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  persistent_tiles<kWaveGroupRows>(a_map, b_map, m, n, k, StoreByTma{&c_map, n},
-                                   SplitKTail{whole_tiles, pieces, partials, steps_done});
-  StoreByTma::finish();  // no store still reads this block's shared memory at its end
+  tma_store_tiles<kWaveGroupRows>(a_map, b_map, c_map, m, n, k,
+                                  SplitKTail{whole_tiles, pieces, partials, steps_done});
 #endif
 }
 //! [matmul_wgmma_split_k_tail]

@@ -137,8 +137,9 @@ struct StoreByTma {
 
 //! [matmul_wgmma_tma_store]
 /**
- * @brief The block of steps 7 and 8: C = A * B with step 5's persistent producer and consumers
- *        (persistent_tiles(), its tiles in groups of @p kGroup tile rows), storing C through TMA.
+ * @brief The block of steps 7, 8 and 10: C = A * B with step 5's persistent producer and
+ *        consumers (persistent_tiles(), its tiles in groups of @p kGroup tile rows, and step
+ *        10's @p tail), storing C through TMA.
  *
  * What changed from wgmma_persistent: the consumers no longer write C from their registers to
  * global memory (64 stores of 8 bytes a thread, during which nothing multiplies: a copy of
@@ -150,11 +151,12 @@ struct StoreByTma {
  * @pre as matmul_wgmma_persistent, with kTmaStoreSharedBytes of dynamic shared memory and
  *      @p c_map from c_tensor_map(C, m, n).
  */
-template <int64_t kGroup>
+template <int64_t kGroup, typename Tail = NoTail>
 __device__ inline void tma_store_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map,
-                                       const CUtensorMap& c_map, int64_t m, int64_t n, int64_t k) {
+                                       const CUtensorMap& c_map, int64_t m, int64_t n, int64_t k,
+                                       const Tail& tail = {}) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  persistent_tiles<kGroup>(a_map, b_map, m, n, k, StoreByTma{&c_map, n});
+  persistent_tiles<kGroup>(a_map, b_map, m, n, k, StoreByTma{&c_map, n}, tail);
   StoreByTma::finish();  // no store still reads this block's shared memory at its end
 #endif
 }
