@@ -32,8 +32,8 @@ struct Case {
 
 std::string describe(const Case& c) {
   return std::to_string(c.tiles) + (c.tiles == 1 ? " tile" : " tiles") + " of " +
-         std::to_string(c.rows) + " rows in " + std::to_string(c.pieces) +
-         (c.pieces == 1 ? " piece" : " pieces");
+         std::to_string(c.rows) + (c.rows == 1 ? " row" : " rows") + " in " +
+         std::to_string(c.pieces) + (c.pieces == 1 ? " piece" : " pieces");
 }
 
 /// The sums the exercise asks for, as the GPU computes them in float: each piece's rows added
