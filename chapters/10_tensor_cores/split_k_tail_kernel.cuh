@@ -108,8 +108,8 @@ static_assert(kConsumerFloat4s * 4 * kConsumerWarpgroups == kTileFloats, "the sl
  * A consumer adds its piece (atomicAdd, 16 bytes at a time), then one thread adds the piece's
  * steps to the count. The piece that brings the count to all of K's steps is the last: its
  * warpgroup reads the sum back, zeroes the slot and the count for the next launch, and stores
- * the tile. Chapter 08's last-block sum (last_block_reduce.cuh), with a tile for a number:
- * no block waits for another.
+ * the tile. Chapter 08's ticket (last_block_reduce.cuh), with atomics into one slot where
+ * chapter 08 keeps a partial per block: no block waits for another.
  */
 struct SplitKTail {
   int64_t whole;     // tiles [0, whole) are whole, [whole, tiles) in pieces

@@ -7,7 +7,8 @@
  * The given kernel (split_sum.cu) runs the pieces of a tile in the reverse of their order along
  * the rows on purpose: the piece with the last rows starts first and the piece with the first
  * rows last (kLateNs apart), so that an answer that takes the last piece along the rows for
- * the last to arrive, or adds the pieces in the order they arrive, is wrong on every run.
+ * the last to arrive is wrong on every run, and one that adds the pieces in the order they
+ * arrive is wrong wherever a tile has 3 pieces or more.
  */
 #pragma once
 
